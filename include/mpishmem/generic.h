@@ -1,0 +1,83 @@
+/*
+ * mpishmem: the C11 _Generic interface, built from the same type tables as
+ * the typed routines.  Included by <shmem.h> in C11 mode only.
+ *
+ * A routine with a context form is dispatched twice: first on whether the
+ * first argument is a shmem_ctx_t, then on the pointer type of the
+ * symmetric argument.  A type outside the tables selects
+ * mpishmem_c11_unsupported_type, which takes no arguments, so the call
+ * fails to compile with that name in the message.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_GENERIC_H
+#define MPISHMEM_GENERIC_H
+
+void mpishmem_c11_unsupported_type(void);
+
+#define MPISHMEM_ARG0(a, ...) a
+#define MPISHMEM_ARG1_(a, b, ...) b
+#define MPISHMEM_ARG1(...) MPISHMEM_ARG1_(__VA_ARGS__, 0)
+
+/* One association per table row: "T *: shmem_TYPENAME_OP". */
+#define MPISHMEM_C11_CASE(T, N, OP) T *: shmem_##N##_##OP,
+#define MPISHMEM_C11_CTX_CASE(T, N, OP) T *: shmem_ctx_##N##_##OP,
+/* Read-only arguments may arrive const-qualified. */
+#define MPISHMEM_C11_CONST_CASE(T, N, OP) T *: shmem_##N##_##OP, const T *: shmem_##N##_##OP,
+#define MPISHMEM_C11_CTX_CONST_CASE(T, N, OP)                                  \
+    T *: shmem_ctx_##N##_##OP, const T *: shmem_ctx_##N##_##OP,
+
+#define MPISHMEM_C11_SELECT(TABLE, CASE, OP, x)                                \
+    _Generic((x), TABLE(CASE, OP) default: mpishmem_c11_unsupported_type)
+
+/* Routines with a context form: dispatch on arg 0 (ctx or object), then on
+ * the object argument. */
+#define MPISHMEM_C11_CTX_DISPATCH(TABLE, CASE, CTX_CASE, OP, ...)              \
+    _Generic(MPISHMEM_ARG0(__VA_ARGS__),                                       \
+        shmem_ctx_t: MPISHMEM_C11_SELECT(TABLE, CTX_CASE, OP,                  \
+                                         MPISHMEM_ARG1(__VA_ARGS__)),          \
+        default: MPISHMEM_C11_SELECT(TABLE, CASE, OP,                          \
+                                     MPISHMEM_ARG0(__VA_ARGS__)))(__VA_ARGS__)
+
+#define MPISHMEM_C11_RMA(OP, ...)                                              \
+    MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_RMA_GENERIC_TYPES, MPISHMEM_C11_CASE,   \
+                              MPISHMEM_C11_CTX_CASE, OP, __VA_ARGS__)
+
+#define shmem_put(...) MPISHMEM_C11_RMA(put, __VA_ARGS__)
+#define shmem_get(...) MPISHMEM_C11_RMA(get, __VA_ARGS__)
+#define shmem_put_nbi(...) MPISHMEM_C11_RMA(put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...) MPISHMEM_C11_RMA(get_nbi, __VA_ARGS__)
+#define shmem_p(...) MPISHMEM_C11_RMA(p, __VA_ARGS__)
+#define shmem_iput(...) MPISHMEM_C11_RMA(iput, __VA_ARGS__)
+#define shmem_iget(...) MPISHMEM_C11_RMA(iget, __VA_ARGS__)
+#define shmem_ibput(...) MPISHMEM_C11_RMA(ibput, __VA_ARGS__)
+#define shmem_ibget(...) MPISHMEM_C11_RMA(ibget, __VA_ARGS__)
+#define shmem_g(...)                                                           \
+    MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_RMA_GENERIC_TYPES, MPISHMEM_C11_CONST_CASE, \
+                              MPISHMEM_C11_CTX_CONST_CASE, g, __VA_ARGS__)
+
+/* Point-to-point synchronization: dispatch on the ivar pointer. */
+#define MPISHMEM_C11_P2P(OP, ivars, ...)                                       \
+    MPISHMEM_C11_SELECT(MPISHMEM_P2P_GENERIC_TYPES, MPISHMEM_C11_CASE, OP,     \
+                        ivars)(ivars, __VA_ARGS__)
+
+#define shmem_wait_until(ivar, ...) MPISHMEM_C11_P2P(wait_until, ivar, __VA_ARGS__)
+#define shmem_wait_until_all(ivars, ...) MPISHMEM_C11_P2P(wait_until_all, ivars, __VA_ARGS__)
+#define shmem_wait_until_any(ivars, ...) MPISHMEM_C11_P2P(wait_until_any, ivars, __VA_ARGS__)
+#define shmem_wait_until_some(ivars, ...) MPISHMEM_C11_P2P(wait_until_some, ivars, __VA_ARGS__)
+#define shmem_wait_until_all_vector(ivars, ...)                                \
+    MPISHMEM_C11_P2P(wait_until_all_vector, ivars, __VA_ARGS__)
+#define shmem_wait_until_any_vector(ivars, ...)                                \
+    MPISHMEM_C11_P2P(wait_until_any_vector, ivars, __VA_ARGS__)
+#define shmem_wait_until_some_vector(ivars, ...)                               \
+    MPISHMEM_C11_P2P(wait_until_some_vector, ivars, __VA_ARGS__)
+#define shmem_test(ivar, ...) MPISHMEM_C11_P2P(test, ivar, __VA_ARGS__)
+#define shmem_test_all(ivars, ...) MPISHMEM_C11_P2P(test_all, ivars, __VA_ARGS__)
+#define shmem_test_any(ivars, ...) MPISHMEM_C11_P2P(test_any, ivars, __VA_ARGS__)
+#define shmem_test_some(ivars, ...) MPISHMEM_C11_P2P(test_some, ivars, __VA_ARGS__)
+#define shmem_test_all_vector(ivars, ...) MPISHMEM_C11_P2P(test_all_vector, ivars, __VA_ARGS__)
+#define shmem_test_any_vector(ivars, ...) MPISHMEM_C11_P2P(test_any_vector, ivars, __VA_ARGS__)
+#define shmem_test_some_vector(ivars, ...)                                     \
+    MPISHMEM_C11_P2P(test_some_vector, ivars, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * mpishmem: the one table of types behind every typed OpenSHMEM routine.
+ *
+ * Each table is an X-macro: X(TYPE, TYPENAME, A), where A is passed through
+ * unchanged so one X macro can serve several routines (A names the routine).  The public header uses the
+ * tables to declare the typed routines and to build the C11 _Generic
+ * selections; the library uses the same tables to define them.  Adding a
+ * type here adds every routine for it.
+ *
+ * The "GENERIC" tables hold the distinct C types, which may appear in a
+ * _Generic association list; the "ALIAS" tables hold the fixed-width and
+ * size types, which are typedefs of those on every ABI we know, so they get
+ * their named routines but no _Generic entry of their own.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_TYPE_TABLES_H
+#define MPISHMEM_TYPE_TABLES_H
+
+/* Standard RMA types (OpenSHMEM 1.6, table "Standard RMA Types and Names"). */
+#define MPISHMEM_RMA_GENERIC_TYPES(X, A)                                          \
+    X(float, float, A)                                                            \
+    X(double, double, A)                                                          \
+    X(long double, longdouble, A)                                                 \
+    X(char, char, A)                                                              \
+    X(signed char, schar, A)                                                      \
+    X(short, short, A)                                                            \
+    X(int, int, A)                                                                \
+    X(long, long, A)                                                              \
+    X(long long, longlong, A)                                                     \
+    X(unsigned char, uchar, A)                                                    \
+    X(unsigned short, ushort, A)                                                  \
+    X(unsigned int, uint, A)                                                      \
+    X(unsigned long, ulong, A)                                                    \
+    X(unsigned long long, ulonglong, A)
+
+#define MPISHMEM_RMA_ALIAS_TYPES(X, A)                                            \
+    X(int8_t, int8, A)                                                            \
+    X(int16_t, int16, A)                                                          \
+    X(int32_t, int32, A)                                                          \
+    X(int64_t, int64, A)                                                          \
+    X(uint8_t, uint8, A)                                                          \
+    X(uint16_t, uint16, A)                                                        \
+    X(uint32_t, uint32, A)                                                        \
+    X(uint64_t, uint64, A)                                                        \
+    X(size_t, size, A)                                                            \
+    X(ptrdiff_t, ptrdiff, A)
+
+#define MPISHMEM_RMA_TYPES(X, A) MPISHMEM_RMA_GENERIC_TYPES(X, A) MPISHMEM_RMA_ALIAS_TYPES(X, A)
+
+/* Sized RMA routines: X(SIZE, element bytes, A).  SIZE is in bits. */
+#define MPISHMEM_RMA_SIZES(X, A) X(8, 1, A) X(16, 2, A) X(32, 4, A) X(64, 8, A) X(128, 16, A)
+
+/* Point-to-point synchronization types (table "Point-to-Point Synchronization Types"). */
+#define MPISHMEM_P2P_GENERIC_TYPES(X, A)                                          \
+    X(int, int, A)                                                                \
+    X(long, long, A)                                                              \
+    X(long long, longlong, A)                                                     \
+    X(unsigned int, uint, A)                                                      \
+    X(unsigned long, ulong, A)                                                    \
+    X(unsigned long long, ulonglong, A)
+
+#define MPISHMEM_P2P_ALIAS_TYPES(X, A)                                            \
+    X(int32_t, int32, A)                                                          \
+    X(int64_t, int64, A)                                                          \
+    X(uint32_t, uint32, A)                                                        \
+    X(uint64_t, uint64, A)                                                        \
+    X(size_t, size, A)                                                            \
+    X(ptrdiff_t, ptrdiff, A)
+
+#define MPISHMEM_P2P_TYPES(X, A) MPISHMEM_P2P_GENERIC_TYPES(X, A) MPISHMEM_P2P_ALIAS_TYPES(X, A)
+
+/* Deprecated: short and unsigned short exist only for wait_until and test. */
+#define MPISHMEM_P2P_LEGACY_TYPES(X, A) X(short, short, A) X(unsigned short, ushort, A)
+
+/* Deprecated shmem_TYPENAME_wait (wait while *ivar == value). */
+#define MPISHMEM_WAIT_LEGACY_TYPES(X, A)                                          \
+    X(short, short, A) X(int, int, A) X(long, long, A) X(long long, longlong, A)
+
+#endif

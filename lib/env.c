@@ -1,0 +1,98 @@
+/*
+ * mpishmem: parsing environment variable values.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "env.h"
+
+int mpishmem_parse_size(const char *text, size_t *bytes)
+{
+    if (text == NULL)
+        return -1;
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    /* Digits with at most one decimal point, and at least one digit.  We
+     * scan by hand: strtod would also take hex, exponents, inf and nan. */
+    unsigned long long whole = 0;
+    double frac = 0.0, scale = 0.1;
+    int digits = 0, dot = 0;
+    for (; *p; p++) {
+        if (isdigit((unsigned char)*p)) {
+            digits++;
+            if (dot) {
+                frac += (*p - '0') * scale;
+                scale /= 10.0;
+            } else {
+                if (whole > (ULLONG_MAX - 9) / 10)
+                    return -1;
+                whole = whole * 10 + (unsigned)(*p - '0');
+            }
+        } else if (*p == '.' && !dot) {
+            dot = 1;
+        } else {
+            break;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    unsigned shift = 0;
+    switch (*p) {
+    case 'k': case 'K': shift = 10; p++; break;
+    case 'm': case 'M': shift = 20; p++; break;
+    case 'g': case 'G': shift = 30; p++; break;
+    case 't': case 'T': shift = 40; p++; break;
+    default: break;
+    }
+    if (shift && (*p == 'b' || *p == 'B'))
+        p++; /* accept "512MB" as well as "512M" */
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '\0')
+        return -1;
+    unsigned long long unit = 1ULL << shift;
+    if (whole > SIZE_MAX / unit)
+        return -1;
+    unsigned long long total = whole * unit;
+    /* Round the fraction up to a whole byte (no libm: users link only us). */
+    double fbytes = frac * (double)unit;
+    unsigned long long extra = (unsigned long long)fbytes;
+    if ((double)extra < fbytes)
+        extra++;
+    if (total > SIZE_MAX - extra)
+        return -1;
+    *bytes = (size_t)(total + extra);
+    return 0;
+}
+
+int mpishmem_parse_bool(const char *text)
+{
+    static const char *const yes[] = {"1", "y", "yes", "true", "on"};
+    static const char *const no[] = {"0", "n", "no", "false", "off", ""};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (strcasecmp(text, yes[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (strcasecmp(text, no[i]) == 0)
+            return 0;
+    return -1;
+}
+
+const char *mpishmem_getenv_first(const char *const *names, const char **which)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (v != NULL) {
+            if (which)
+                *which = *names;
+            return v;
+        }
+    }
+    return NULL;
+}

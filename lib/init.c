@@ -1,0 +1,206 @@
+/*
+ * mpishmem: starting and stopping the library.
+ *
+ * shmem_init: MPI (ours or the user's) -> private communicators -> settings
+ * from the environment, checked to agree on every PE -> symmetric heap and
+ * global-data windows -> predefined teams -> barrier.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <shmem.h>
+#include "error.h"
+#include "init_internal.h"
+#include "runtime.h"
+#include "../mpi_backend/progress.h"
+#include "../spaces/heap.h"
+#include "../teams/team.h"
+
+mpishmem_runtime_t mpishmem_rt = {
+    .state = MPISHMEM_NOT_INITIALIZED,
+    .world = MPI_COMM_NULL,
+    .node = MPI_COMM_NULL,
+};
+
+static const int thread_levels_mpi[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
+                                        MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+
+static int shmem_level_of_mpi(int mpi_level)
+{
+    for (int i = 3; i >= 0; i--)
+        if (mpi_level >= thread_levels_mpi[i])
+            return i;
+    return SHMEM_THREAD_SINGLE;
+}
+
+/* world rank -> node rank map, and node-level facts. */
+static void map_node(void)
+{
+    int n = mpishmem_rt.n_pes;
+    MPI_Comm_split_type(mpishmem_rt.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &mpishmem_rt.node);
+    MPI_Comm_size(mpishmem_rt.node, &mpishmem_rt.node_size);
+    MPI_Comm_rank(mpishmem_rt.node, &mpishmem_rt.node_rank);
+    mpishmem_rt.node_rank_of_pe = malloc((size_t)n * sizeof(int));
+    int *all = malloc((size_t)n * sizeof(int));
+    if (!mpishmem_rt.node_rank_of_pe || !all)
+        mpishmem_fatal("shmem_init", "out of memory for %d PEs", n);
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    MPI_Group wg, ng;
+    MPI_Comm_group(mpishmem_rt.world, &wg);
+    MPI_Comm_group(mpishmem_rt.node, &ng);
+    MPI_Group_translate_ranks(wg, n, all, ng, mpishmem_rt.node_rank_of_pe);
+    for (int i = 0; i < n; i++)
+        if (mpishmem_rt.node_rank_of_pe[i] == MPI_UNDEFINED)
+            mpishmem_rt.node_rank_of_pe[i] = -1;
+    MPI_Group_free(&wg);
+    MPI_Group_free(&ng);
+    free(all);
+}
+
+static void start(int requested, int *provided)
+{
+    if (mpishmem_rt.state == MPISHMEM_RUNNING) {
+        if (provided)
+            *provided = mpishmem_rt.thread_level;
+        return; /* repeated shmem_init is harmless, as for start_pes */
+    }
+    if (mpishmem_rt.state == MPISHMEM_FINALIZED)
+        mpishmem_fatal("shmem_init", "the library cannot be initialized again after "
+                       "shmem_finalize");
+
+    int up = 0, mpi_provided = MPI_THREAD_SINGLE;
+    MPI_Initialized(&up);
+    if (!up) {
+        if (MPI_Init_thread(NULL, NULL, thread_levels_mpi[requested], &mpi_provided) !=
+            MPI_SUCCESS)
+            mpishmem_fatal("shmem_init", "MPI_Init_thread failed");
+        mpishmem_rt.we_initialized_mpi = 1;
+    } else {
+        MPI_Query_thread(&mpi_provided);
+    }
+    int level = shmem_level_of_mpi(mpi_provided);
+    mpishmem_rt.thread_level = level < requested ? level : requested;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
+    MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe);
+    MPI_Comm_size(mpishmem_rt.world, &mpishmem_rt.n_pes);
+    /* Errors inside the library are reported by us, with the routine name. */
+    MPI_Comm_set_errhandler(mpishmem_rt.world, MPI_ERRORS_RETURN);
+
+    mpishmem_settings_t set;
+    mpishmem_read_settings(&set);
+    mpishmem_agree_settings(&set);
+    mpishmem_rt.debug = set.debug;
+    mpishmem_rt.shm_enabled = set.shm;
+
+    map_node();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    mpishmem_rt.yield = set.yield >= 0 ? set.yield
+                                       : (cpus > 0 && mpishmem_rt.node_size > cpus);
+
+    int rc = mpishmem_heap_create(&mpishmem_default_heap, "symmetric heap", set.heap_size);
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes "
+                       "(%s=%s); MPI error %d", set.heap_size, set.heap_size_var,
+                       set.heap_size_text, rc);
+    mpishmem_segments.heap = &mpishmem_default_heap.seg;
+    rc = mpishmem_globals_create();
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot expose global variables for RMA; MPI error %d",
+                       rc);
+    rc = mpishmem_teams_init();
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot create the predefined teams; MPI error %d", rc);
+
+    mpishmem_rt.state = MPISHMEM_RUNNING;
+    if (provided)
+        *provided = mpishmem_rt.thread_level;
+    mpishmem_report_settings(&set);
+    mpishmem_barrier_comm(mpishmem_rt.world);
+}
+
+void shmem_init(void)
+{
+    start(SHMEM_THREAD_SINGLE, NULL);
+}
+
+int shmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        fprintf(stderr, "mpishmem: shmem_init_thread: requested thread level %d is not "
+                        "one of SHMEM_THREAD_SINGLE..SHMEM_THREAD_MULTIPLE\n", requested);
+        return -1;
+    }
+    start(requested, provided);
+    return 0;
+}
+
+void shmem_query_thread(int *provided)
+{
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_check_running("shmem_query_thread");
+    *provided = mpishmem_rt.thread_level;
+}
+
+int shmem_query_initialized(int *initialized)
+{
+    *initialized = mpishmem_rt.state == MPISHMEM_RUNNING;
+    return 0;
+}
+
+void shmem_finalize(void)
+{
+    if (mpishmem_rt.state != MPISHMEM_RUNNING)
+        return; /* finalizing twice, or never initialized: nothing to do */
+    shmem_barrier_all();
+    mpishmem_teams_finalize();
+    mpishmem_globals_destroy();
+    mpishmem_heap_destroy(&mpishmem_default_heap);
+    free(mpishmem_rt.node_rank_of_pe);
+    mpishmem_rt.node_rank_of_pe = NULL;
+    MPI_Comm_free(&mpishmem_rt.node);
+    MPI_Comm_free(&mpishmem_rt.world);
+    mpishmem_rt.state = MPISHMEM_FINALIZED;
+    if (mpishmem_rt.we_initialized_mpi) {
+        int down = 0;
+        MPI_Finalized(&down);
+        if (!down)
+            MPI_Finalize();
+    }
+}
+
+void shmem_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
+/* OpenSHMEM 1.0 programs call start_pes and never finalize: finalize at exit
+ * unless the program finalized MPI itself. */
+static void finalize_at_exit(void)
+{
+    int down = 0;
+    MPI_Finalized(&down);
+    if (!down)
+        shmem_finalize();
+}
+
+void start_pes(int npes)
+{
+    (void)npes; /* the PE count comes from mpiexec, as the 1.0 text allows */
+    if (mpishmem_rt.state == MPISHMEM_RUNNING)
+        return;
+    shmem_init();
+    atexit(finalize_at_exit);
+}

@@ -1,0 +1,264 @@
+/*
+ * mpishmem: point-to-point synchronization (wait_until, test and their set
+ * and vector forms), generated from the type tables.
+ *
+ * A waiting PE reads the variable with acquire loads and, between reads,
+ * keeps MPI progressing and yields the core when PEs outnumber cores
+ * (mpishmem_progress_step), so RMA aimed at it is never stalled.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdint.h>
+#include <shmem.h>
+#include "error.h"
+#include "runtime.h"
+#include "../mpi_backend/progress.h"
+#include "../mpi_backend/segment.h"
+
+/* Fairness for the _any forms: start each scan at a different index. */
+static __thread size_t any_rotor;
+/* Polls made by test routines that failed, so a test loop keeps MPI going. */
+static __thread unsigned test_spins;
+
+static void poll_once(unsigned *spins)
+{
+    /* Under MPI's separate memory model, RMA writes reach our copy only
+     * after a window sync.  Neither MPICH nor Open MPI uses it on our hosts. */
+    if (MPISHMEM_UNLIKELY(mpishmem_segments.any_separate))
+        for (int i = 0; i < mpishmem_segments.count; i++)
+            MPI_Win_sync(mpishmem_segments.sorted[i]->win);
+    mpishmem_progress_step(spins);
+}
+
+static void __attribute__((noreturn, cold)) bad_cmp(const char *routine, int cmp)
+{
+    mpishmem_fatal(routine, "comparison operator %d is not one of SHMEM_CMP_EQ, _NE, _GT, "
+                   "_GE, _LT, _LE", cmp);
+}
+
+static void enter(const char *routine, const void *ivars, size_t n, size_t elem, int cmp)
+{
+    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
+        bad_cmp(routine, cmp);
+    if (MPISHMEM_DEBUG_ON) {
+        mpishmem_check_running(routine);
+        mpishmem_segment_t *s = mpishmem_segment_find(ivars);
+        if (n > 0 && (s == NULL || !mpishmem_segment_holds_range(s, ivars, n * elem)))
+            mpishmem_fatal(routine, "ivars %p (%zu elements) is not symmetric", ivars, n);
+    }
+}
+
+#define INCLUDED(status, i) ((status) == NULL || (status)[i] == 0)
+
+#define DEFINE_P2P_CORE(T, N, A)                                                             \
+    static inline int cmp_##N(T x, int cmp, T v)                                           \
+    {                                                                                      \
+        switch (cmp) {                                                                     \
+        case SHMEM_CMP_EQ: return x == v;                                                  \
+        case SHMEM_CMP_NE: return x != v;                                                  \
+        case SHMEM_CMP_GT: return x > v;                                                   \
+        case SHMEM_CMP_GE: return x >= v;                                                  \
+        case SHMEM_CMP_LT: return x < v;                                                   \
+        default: return x <= v;                                                            \
+        }                                                                                  \
+    }                                                                                      \
+    static inline int sat_##N(const T *ivar, int cmp, T v)                                 \
+    {                                                                                      \
+        return cmp_##N(__atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, v);                   \
+    }                                                                                      \
+    /* vals == NULL: compare every element with v; else with vals[i]. */                   \
+    static inline int sat_at_##N(T *ivars, size_t i, int cmp, const T *vals, T v)          \
+    {                                                                                      \
+        return sat_##N(&ivars[i], cmp, vals ? vals[i] : v);                                \
+    }                                                                                      \
+    static void wait_one_##N(const char *fn, T *ivar, int cmp, T v)                        \
+    {                                                                                      \
+        enter(fn, ivar, 1, sizeof(T), cmp);                                                \
+        unsigned spins = 0;                                                                \
+        while (!sat_##N(ivar, cmp, v))                                                     \
+            poll_once(&spins);                                                             \
+    }                                                                                      \
+    static int test_one_##N(const char *fn, T *ivar, int cmp, T v)                         \
+    {                                                                                      \
+        enter(fn, ivar, 1, sizeof(T), cmp);                                                \
+        if (sat_##N(ivar, cmp, v))                                                         \
+            return 1;                                                                      \
+        poll_once(&test_spins);                                                            \
+        return 0;                                                                          \
+    }
+
+#define DEFINE_P2P_SETS(T, N, A)                                                             \
+    static int test_all_##N(T *ivars, size_t n, const int *st, int cmp, const T *vals, T v) \
+    {                                                                                      \
+        for (size_t i = 0; i < n; i++)                                                     \
+            if (INCLUDED(st, i) && !sat_at_##N(ivars, i, cmp, vals, v))                    \
+                return 0;                                                                  \
+        return 1;                                                                          \
+    }                                                                                      \
+    static size_t test_any_##N(T *ivars, size_t n, const int *st, int cmp, const T *vals,  \
+                               T v)                                                        \
+    {                                                                                      \
+        size_t start = n ? any_rotor++ % n : 0;                                            \
+        for (size_t k = 0; k < n; k++) {                                                   \
+            size_t i = (start + k) % n;                                                    \
+            if (INCLUDED(st, i) && sat_at_##N(ivars, i, cmp, vals, v))                     \
+                return i;                                                                  \
+        }                                                                                  \
+        return SIZE_MAX;                                                                   \
+    }                                                                                      \
+    static size_t test_some_##N(T *ivars, size_t n, size_t *idx, const int *st, int cmp,   \
+                                const T *vals, T v)                                        \
+    {                                                                                      \
+        size_t found = 0;                                                                  \
+        for (size_t i = 0; i < n; i++)                                                     \
+            if (INCLUDED(st, i) && sat_at_##N(ivars, i, cmp, vals, v))                     \
+                idx[found++] = i;                                                          \
+        return found;                                                                      \
+    }                                                                                      \
+    static int empty_set_##N(size_t n, const int *st)                                      \
+    {                                                                                      \
+        for (size_t i = 0; i < n; i++)                                                     \
+            if (INCLUDED(st, i))                                                           \
+                return 0;                                                                  \
+        return 1;                                                                          \
+    }                                                                                      \
+    static void wait_all_##N(const char *fn, T *ivars, size_t n, const int *st, int cmp,   \
+                             const T *vals, T v)                                           \
+    {                                                                                      \
+        enter(fn, ivars, n, sizeof(T), cmp);                                               \
+        unsigned spins = 0;                                                                \
+        for (size_t i = 0; i < n; i++)                                                     \
+            while (INCLUDED(st, i) && !sat_at_##N(ivars, i, cmp, vals, v))                 \
+                poll_once(&spins);                                                         \
+    }                                                                                      \
+    static size_t wait_any_##N(const char *fn, T *ivars, size_t n, const int *st, int cmp, \
+                               const T *vals, T v)                                         \
+    {                                                                                      \
+        enter(fn, ivars, n, sizeof(T), cmp);                                               \
+        if (empty_set_##N(n, st))                                                          \
+            return SIZE_MAX;                                                               \
+        unsigned spins = 0;                                                                \
+        size_t i;                                                                          \
+        while ((i = test_any_##N(ivars, n, st, cmp, vals, v)) == SIZE_MAX)                 \
+            poll_once(&spins);                                                             \
+        return i;                                                                          \
+    }                                                                                      \
+    static size_t wait_some_##N(const char *fn, T *ivars, size_t n, size_t *idx,           \
+                                const int *st, int cmp, const T *vals, T v)                \
+    {                                                                                      \
+        enter(fn, ivars, n, sizeof(T), cmp);                                               \
+        if (empty_set_##N(n, st))                                                          \
+            return 0;                                                                      \
+        unsigned spins = 0;                                                                \
+        size_t found;                                                                      \
+        while ((found = test_some_##N(ivars, n, idx, st, cmp, vals, v)) == 0)              \
+            poll_once(&spins);                                                             \
+        return found;                                                                      \
+    }
+
+#define CHECKED_SET(fn, ivars, n, cmp) enter(fn, ivars, n, sizeof *(ivars), cmp)
+
+#define DEFINE_P2P_API(T, N, A)                                                              \
+    DEFINE_P2P_CORE(T, N, A)                                                               \
+    DEFINE_P2P_SETS(T, N, A)                                                               \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T v)                                     \
+    { wait_one_##N(__func__, ivar, cmp, v); }                                              \
+    int shmem_##N##_test(T *ivar, int cmp, T v)                                            \
+    { return test_one_##N(__func__, ivar, cmp, v); }                                       \
+    void shmem_##N##_wait_until_all(T *ivars, size_t n, const int *st, int cmp, T v)       \
+    { wait_all_##N(__func__, ivars, n, st, cmp, NULL, v); }                                \
+    size_t shmem_##N##_wait_until_any(T *ivars, size_t n, const int *st, int cmp, T v)     \
+    { return wait_any_##N(__func__, ivars, n, st, cmp, NULL, v); }                         \
+    size_t shmem_##N##_wait_until_some(T *ivars, size_t n, size_t *idx, const int *st,     \
+                                       int cmp, T v)                                       \
+    { return wait_some_##N(__func__, ivars, n, idx, st, cmp, NULL, v); }                   \
+    void shmem_##N##_wait_until_all_vector(T *ivars, size_t n, const int *st, int cmp,     \
+                                           T *vals)                                        \
+    { wait_all_##N(__func__, ivars, n, st, cmp, vals, 0); }                                \
+    size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t n, const int *st, int cmp,   \
+                                             T *vals)                                      \
+    { return wait_any_##N(__func__, ivars, n, st, cmp, vals, 0); }                         \
+    size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t n, size_t *idx,             \
+                                              const int *st, int cmp, T *vals)             \
+    { return wait_some_##N(__func__, ivars, n, idx, st, cmp, vals, 0); }                   \
+    int shmem_##N##_test_all(T *ivars, size_t n, const int *st, int cmp, T v)              \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        if (test_all_##N(ivars, n, st, cmp, NULL, v)) return 1;                            \
+        poll_once(&test_spins); return 0;                                                  \
+    }                                                                                      \
+    size_t shmem_##N##_test_any(T *ivars, size_t n, const int *st, int cmp, T v)           \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        size_t i = test_any_##N(ivars, n, st, cmp, NULL, v);                               \
+        if (i == SIZE_MAX) poll_once(&test_spins);                                         \
+        return i;                                                                          \
+    }                                                                                      \
+    size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp,  \
+                                 T v)                                                      \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        size_t c = test_some_##N(ivars, n, idx, st, cmp, NULL, v);                         \
+        if (c == 0) poll_once(&test_spins);                                                \
+        return c;                                                                          \
+    }                                                                                      \
+    int shmem_##N##_test_all_vector(T *ivars, size_t n, const int *st, int cmp, T *vals)   \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        if (test_all_##N(ivars, n, st, cmp, vals, 0)) return 1;                            \
+        poll_once(&test_spins); return 0;                                                  \
+    }                                                                                      \
+    size_t shmem_##N##_test_any_vector(T *ivars, size_t n, const int *st, int cmp,         \
+                                       T *vals)                                            \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        size_t i = test_any_##N(ivars, n, st, cmp, vals, 0);                               \
+        if (i == SIZE_MAX) poll_once(&test_spins);                                         \
+        return i;                                                                          \
+    }                                                                                      \
+    size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *st,    \
+                                        int cmp, T *vals)                                  \
+    {                                                                                      \
+        CHECKED_SET(__func__, ivars, n, cmp);                                              \
+        size_t c = test_some_##N(ivars, n, idx, st, cmp, vals, 0);                         \
+        if (c == 0) poll_once(&test_spins);                                                \
+        return c;                                                                          \
+    }
+MPISHMEM_P2P_TYPES(DEFINE_P2P_API, _)
+
+/* Deprecated short and unsigned short: wait_until and test only. */
+#define DEFINE_P2P_LEGACY(T, N, A)                                                           \
+    DEFINE_P2P_CORE(T, N, A)                                                               \
+    void shmem_##N##_wait_until(T *ivar, int cmp, T v)                                     \
+    { wait_one_##N(__func__, ivar, cmp, v); }                                              \
+    int shmem_##N##_test(T *ivar, int cmp, T v)                                            \
+    { return test_one_##N(__func__, ivar, cmp, v); }
+MPISHMEM_P2P_LEGACY_TYPES(DEFINE_P2P_LEGACY, _)
+
+/* Deprecated shmem_TYPENAME_wait: wait while *ivar == value. */
+#define DEFINE_WAIT_LEGACY(T, N, A)                                                          \
+    void shmem_##N##_wait(T *ivar, T v) { wait_one_##N(__func__, ivar, SHMEM_CMP_NE, v); }
+MPISHMEM_WAIT_LEGACY_TYPES(DEFINE_WAIT_LEGACY, _)
+
+void(shmem_wait)(long *ivar, long v)
+{
+    wait_one_long("shmem_wait", ivar, SHMEM_CMP_NE, v);
+}
+
+void(shmem_wait_until)(long *ivar, int cmp, long v)
+{
+    wait_one_long("shmem_wait_until", ivar, cmp, v);
+}
+
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
+{
+    enter("shmem_signal_wait_until", sig_addr, 1, sizeof *sig_addr, cmp);
+    unsigned spins = 0;
+    for (;;) {
+        /* Return exactly the value that satisfied the condition. */
+        uint64_t x = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+        if (cmp_uint64(x, cmp, v))
+            return x;
+        poll_once(&spins);
+    }
+}

@@ -1,0 +1,104 @@
+/*
+ * mpishmem: environment variables.
+ *
+ * Each OpenSHMEM variable also answers to its deprecated SMA_ name; the
+ * SHMEM_ name wins when both are set.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <shmem.h>
+#include "env.h"
+#include "error.h"
+#include "init_internal.h"
+#include "runtime.h"
+
+static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
+static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};
+static const char *const version_vars[] = {"SHMEM_VERSION", "SMA_VERSION", NULL};
+static const char *const info_vars[] = {"SHMEM_INFO", "SMA_INFO", NULL};
+static const char *const shm_vars[] = {"MPISHMEM_SHM", NULL};
+static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
+
+/* A boolean variable: default when unset, fatal when malformed. */
+static int read_bool(const char *const *names, int dflt)
+{
+    const char *which = NULL;
+    const char *v = mpishmem_getenv_first(names, &which);
+    if (v == NULL)
+        return dflt;
+    int b = mpishmem_parse_bool(v);
+    if (b < 0)
+        mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
+                       "true/false or on/off)", which, v);
+    return b;
+}
+
+/* Presence alone turns SHMEM_VERSION and SHMEM_INFO on, as the spec says;
+ * an explicit false value turns them off. */
+static int read_flag(const char *const *names)
+{
+    const char *v = mpishmem_getenv_first(names, NULL);
+    return v != NULL && mpishmem_parse_bool(v) != 0;
+}
+
+void mpishmem_read_settings(mpishmem_settings_t *set)
+{
+    const char *which = NULL;
+    const char *v = mpishmem_getenv_first(size_vars, &which);
+    set->heap_size = MPISHMEM_DEFAULT_HEAP_SIZE;
+    set->heap_size_var = "default";
+    set->heap_size_text = "256M";
+    if (v != NULL) {
+        if (mpishmem_parse_size(v, &set->heap_size) != 0)
+            mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a "
+                           "non-negative number with an optional k, m, g or t suffix, "
+                           "e.g. 512M or 1.5G)", which, v);
+        set->heap_size_var = which;
+        set->heap_size_text = v;
+    }
+    set->debug = read_bool(debug_vars, 0);
+    set->shm = read_bool(shm_vars, 1);
+    const char *y = mpishmem_getenv_first(yield_vars, NULL);
+    set->yield = (y == NULL || *y == '\0') ? -1 : read_bool(yield_vars, 0);
+    set->print_version = read_flag(version_vars);
+    set->print_info = read_flag(info_vars);
+}
+
+void mpishmem_agree_settings(const mpishmem_settings_t *set)
+{
+    unsigned long long mine[3] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm};
+    unsigned long long lo[3], hi[3];
+    static const char *const what[3] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM"};
+    MPI_Allreduce(mine, lo, 3, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
+    MPI_Allreduce(mine, hi, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
+    for (int i = 0; i < 3; i++)
+        if (lo[i] != hi[i])
+            mpishmem_fatal("shmem_init", "%s must be the same on every PE, but values "
+                           "range from %llu to %llu (this PE: %llu)", what[i], lo[i],
+                           hi[i], mine[i]);
+}
+
+void mpishmem_report_settings(const mpishmem_settings_t *set)
+{
+    if (mpishmem_rt.my_pe != 0 || !(set->print_version || set->print_info))
+        return;
+    printf("mpishmem: OpenSHMEM %d.%d, %s\n", SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+           SHMEM_VENDOR_STRING);
+    if (set->print_info) {
+        printf("mpishmem: environment variables (current value in brackets):\n"
+               "  SHMEM_SYMMETRIC_SIZE  bytes of symmetric heap per PE, e.g. 512M, 1.5G "
+               "[%zu, from %s]\n"
+               "  SHMEM_DEBUG           check every argument, stop on misuse [%d]\n"
+               "  SHMEM_VERSION         print the library version at start-up\n"
+               "  SHMEM_INFO            print this help at start-up\n"
+               "  MPISHMEM_SHM          load/store to PEs on the same node; 0 sends all "
+               "traffic through MPI RMA [%d]\n"
+               "  MPISHMEM_YIELD        yield the CPU while waiting; unset: only when PEs "
+               "outnumber cores [%d]\n"
+               "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
+               set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield);
+    }
+    fflush(stdout);
+}

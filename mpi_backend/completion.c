@@ -1,0 +1,45 @@
+/*
+ * mpishmem: completing outstanding MPI operations (quiet, fence, pe_quiet).
+ *
+ * Stores made through the direct load/store path are complete as soon as
+ * they are ordered by a memory barrier; MPI operations are complete after a
+ * flush of their window.  We flush only windows, and where cheap only
+ * targets, that have something outstanding.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "segment.h"
+
+void mpishmem_segment_flush_all(mpishmem_segment_t *s)
+{
+    unsigned e = __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->dirty_any, __ATOMIC_RELAXED) != e)
+        return;
+    /* Advance the epoch before flushing: an operation marked afterwards
+     * was issued after this point and stays dirty for the next quiet. */
+    __atomic_store_n(&s->epoch, e + 1, __ATOMIC_SEQ_CST);
+    MPI_Win_flush_all(s->win);
+}
+
+void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe)
+{
+    if (!mpishmem_segment_dirty(s, pe))
+        return;
+    __atomic_store_n(&s->dirty_epoch[pe], __atomic_load_n(&s->epoch, __ATOMIC_RELAXED) - 1,
+                     __ATOMIC_SEQ_CST);
+    MPI_Win_flush(pe, s->win);
+}
+
+void mpishmem_complete_all(void)
+{
+    for (int i = 0; i < mpishmem_segments.count; i++)
+        mpishmem_segment_flush_all(mpishmem_segments.sorted[i]);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void mpishmem_complete_pe(int pe)
+{
+    for (int i = 0; i < mpishmem_segments.count; i++)
+        mpishmem_segment_flush_pe(mpishmem_segments.sorted[i], pe);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,114 @@
+/*
+ * mpishmem: symmetric segments and address translation.
+ *
+ * A segment is one range of symmetric memory that every PE has at the same
+ * offset: a symmetric heap (memory from MPI_Win_allocate_shared) or the
+ * program's global data (.data and .bss).  Each segment carries
+ *   - `win`: an MPI window over the world communicator whose base is the
+ *     segment's base on every PE, so the target displacement of an address
+ *     is simply its offset from the local base (disp_unit 1);
+ *   - `peer[pe]`: where PE pe's copy is mapped in this process, for PEs whose
+ *     memory we can load and store directly, else NULL;
+ *   - completion state: which targets have MPI operations not yet known to
+ *     be complete, so quiet flushes only what is outstanding.
+ *
+ * Translation is: find the segment by address (the default heap is checked
+ * first; the rest are kept sorted for a binary search), then offset = addr -
+ * base.  Both are O(1) for the heap and O(log n) for n segments.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_SEGMENT_H
+#define MPISHMEM_SEGMENT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mpishmem_segment {
+    char *base;           /* local address of offset 0 */
+    size_t size;          /* bytes addressable from base */
+    const char *name;     /* for messages: "symmetric heap", "global data" */
+    MPI_Win win;          /* RMA window over the world communicator */
+    MPI_Win shm_win;      /* the MPI_Win_allocate_shared window, or MPI_WIN_NULL */
+    char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
+    int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
+    /* Completion tracking.  A target is "dirty" when dirty_epoch[pe] equals
+     * epoch; quiet bumps epoch instead of clearing the array (O(1)). */
+    unsigned epoch;
+    unsigned dirty_any;   /* == epoch when any target is dirty */
+    unsigned *dirty_epoch;
+} mpishmem_segment_t;
+
+#define MPISHMEM_MAX_SEGMENTS 64
+
+typedef struct mpishmem_segment_table {
+    mpishmem_segment_t *heap;                        /* default heap: checked first */
+    int count;
+    int any_separate;                                /* a window uses MPI_WIN_SEPARATE */
+    mpishmem_segment_t *sorted[MPISHMEM_MAX_SEGMENTS]; /* by base address */
+} mpishmem_segment_table_t;
+
+extern mpishmem_segment_table_t mpishmem_segments;
+
+static inline int mpishmem_segment_holds(const mpishmem_segment_t *s, const void *addr)
+{
+    return (uintptr_t)addr - (uintptr_t)s->base < s->size;
+}
+
+/* The segment containing addr, or NULL if addr is not symmetric. */
+static inline mpishmem_segment_t *mpishmem_segment_find(const void *addr)
+{
+    mpishmem_segment_t *h = mpishmem_segments.heap;
+    if (__builtin_expect(h != NULL && mpishmem_segment_holds(h, addr), 1))
+        return h;
+    int lo = 0, hi = mpishmem_segments.count - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        mpishmem_segment_t *s = mpishmem_segments.sorted[mid];
+        if ((uintptr_t)addr < (uintptr_t)s->base)
+            hi = mid - 1;
+        else if (mpishmem_segment_holds(s, addr))
+            return s;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* Whether [addr, addr+len) lies inside segment s. */
+static inline int mpishmem_segment_holds_range(const mpishmem_segment_t *s, const void *addr,
+                                               size_t len)
+{
+    size_t off = (size_t)((uintptr_t)addr - (uintptr_t)s->base);
+    return off < s->size && len <= s->size - off;
+}
+
+/* Record that pe has an MPI operation in flight on s.  Relaxed atomics keep
+ * this safe when several threads issue operations. */
+static inline void mpishmem_segment_mark(mpishmem_segment_t *s, int pe)
+{
+    unsigned e = __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) != e)
+        __atomic_store_n(&s->dirty_epoch[pe], e, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->dirty_any, __ATOMIC_RELAXED) != e)
+        __atomic_store_n(&s->dirty_any, e, __ATOMIC_RELAXED);
+}
+
+static inline int mpishmem_segment_dirty(const mpishmem_segment_t *s, int pe)
+{
+    return __atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) ==
+           __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
+}
+
+/* Segment registry (segment.c). */
+int mpishmem_segment_register(mpishmem_segment_t *s);
+void mpishmem_segment_unregister(mpishmem_segment_t *s);
+
+/* Completion (completion.c). */
+void mpishmem_segment_flush_all(mpishmem_segment_t *s);   /* complete every target */
+void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe);
+void mpishmem_complete_all(void);             /* every segment: shmem_quiet */
+void mpishmem_complete_pe(int pe);            /* every segment, one target */
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * mpishmem: MPI windows for symmetric segments.
+ *
+ * Every window lives in one passive-target epoch for the whole run
+ * (MPI_Win_lock_all with MPI_MODE_NOCHECK): RMA never opens or closes an
+ * epoch, and completion is by flush.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "window.h"
+#include "../lib/runtime.h"
+
+static size_t page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* Tracking arrays and the epoch; pointers filled in later. */
+static int segment_init_common(mpishmem_segment_t *s, const char *name)
+{
+    int n = mpishmem_rt.n_pes;
+    s->name = name;
+    s->epoch = 1;
+    s->dirty_any = 0;
+    s->peer = calloc((size_t)n, sizeof *s->peer);
+    s->dirty_epoch = calloc((size_t)n, sizeof *s->dirty_epoch);
+    if (!s->peer || !s->dirty_epoch) {
+        free(s->peer);
+        free(s->dirty_epoch);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+static int open_world_window(mpishmem_segment_t *s)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* Every PE uses displacement unit 1: lets MPI skip a per-target lookup. */
+    MPI_Info_set(info, "same_disp_unit", "true");
+    int rc = MPI_Win_create(s->base, (MPI_Aint)s->size, 1, info, mpishmem_rt.world, &s->win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *model = NULL, flag = 0;
+    MPI_Win_get_attr(s->win, MPI_WIN_MODEL, &model, &flag);
+    s->separate_model = flag && *model == MPI_WIN_SEPARATE;
+    return MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+}
+
+int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size)
+{
+    size_t page = page_size();
+    /* Whole pages, at least one, so every PE's base is page-aligned and a
+     * zero-sized heap still has a distinct address range. */
+    size_t bytes = size == 0 ? page : (size + page - 1) / page * page;
+    int rc = segment_init_common(s, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* Let each PE's part start on its own pages (first touch stays local). */
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    void *base = NULL;
+    rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, mpishmem_rt.node, &base, &s->shm_win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s->base = base;
+    s->size = bytes;
+
+    if (mpishmem_rt.shm_enabled) {
+        for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
+            int nr = mpishmem_rt.node_rank_of_pe[pe];
+            if (nr < 0)
+                continue;
+            MPI_Aint sz;
+            int du;
+            void *ptr = NULL;
+            MPI_Win_shared_query(s->shm_win, nr, &sz, &du, &ptr);
+            s->peer[pe] = ptr;
+        }
+    }
+    return open_world_window(s);
+}
+
+int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void *base,
+                                  size_t size)
+{
+    int rc = segment_init_common(s, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    uintptr_t lo = (uintptr_t)base & ~(uintptr_t)(page_size() - 1);
+    s->base = (char *)lo;
+    s->size = size + ((uintptr_t)base - lo);
+    s->shm_win = MPI_WIN_NULL;
+    /* Private memory: only this PE can load/store it directly. */
+    if (mpishmem_rt.shm_enabled)
+        s->peer[mpishmem_rt.my_pe] = s->base;
+    return open_world_window(s);
+}
+
+void mpishmem_window_destroy(mpishmem_segment_t *s)
+{
+    if (s->win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(s->win);
+        MPI_Win_free(&s->win);
+    }
+    if (s->shm_win != MPI_WIN_NULL)
+        MPI_Win_free(&s->shm_win);
+    free(s->peer);
+    free(s->dirty_epoch);
+    memset(s, 0, sizeof *s);
+    s->win = MPI_WIN_NULL;
+    s->shm_win = MPI_WIN_NULL;
+}

@@ -1,0 +1,26 @@
+/*
+ * mpishmem: creating and destroying the MPI windows behind a segment.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_WINDOW_H
+#define MPISHMEM_WINDOW_H
+
+#include "segment.h"
+
+/* A heap: `size` bytes per PE from MPI_Win_allocate_shared on the node
+ * communicator, plus a world window over the same memory.  Collective over
+ * the world.  Returns 0, or an MPI error code. */
+int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size);
+
+/* Existing memory that is symmetric by construction (the program's global
+ * data): a world window over [base, base+size).  base is rounded down to a
+ * page so the window base is aligned (MPICH 4.0 misplaces puts into windows
+ * whose base is not 16-byte aligned).  Collective over the world. */
+int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void *base,
+                                  size_t size);
+
+/* Collective over the world; leaves s zeroed. */
+void mpishmem_window_destroy(mpishmem_segment_t *s);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * mpishmem: the program's global and static variables as a symmetric segment.
+ *
+ * Every PE runs the same executable, so a global lies at the same offset
+ * from the start of the data segment on every PE even when address-space
+ * randomization moves the segment.  The linker marks the segment with
+ * __data_start (start of .data) and _end (end of .bss).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdint.h>
+#include "heap.h"
+#include "../mpi_backend/window.h"
+
+extern char __data_start[] __attribute__((weak));
+extern char _end[] __attribute__((weak));
+
+mpishmem_segment_t mpishmem_globals_segment = {.win = MPI_WIN_NULL, .shm_win = MPI_WIN_NULL};
+
+int mpishmem_globals_create(void)
+{
+    if (__data_start == NULL || _end == NULL || _end <= __data_start)
+        return MPI_ERR_OTHER;
+    int rc = mpishmem_window_create_static(&mpishmem_globals_segment, "global data",
+                                           __data_start, (size_t)(_end - __data_start));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (mpishmem_segment_register(&mpishmem_globals_segment) != 0) {
+        mpishmem_window_destroy(&mpishmem_globals_segment);
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+void mpishmem_globals_destroy(void)
+{
+    if (mpishmem_globals_segment.win == MPI_WIN_NULL)
+        return;
+    mpishmem_segment_unregister(&mpishmem_globals_segment);
+    mpishmem_window_destroy(&mpishmem_globals_segment);
+}
