@@ -19,10 +19,11 @@ mpishmem_segment_t mpishmem_globals_segment = {.win = MPI_WIN_NULL, .shm_win = M
 
 int mpishmem_globals_create(void)
 {
-    if (__data_start == NULL || _end == NULL || _end <= __data_start)
+    uintptr_t lo = (uintptr_t)__data_start, hi = (uintptr_t)_end;
+    if (lo == 0 || hi <= lo)
         return MPI_ERR_OTHER;
     int rc = mpishmem_window_create_static(&mpishmem_globals_segment, "global data",
-                                           __data_start, (size_t)(_end - __data_start));
+                                           __data_start, (size_t)(hi - lo));
     if (rc != MPI_SUCCESS)
         return rc;
     if (mpishmem_segment_register(&mpishmem_globals_segment) != 0) {
