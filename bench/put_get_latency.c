@@ -1,0 +1,139 @@
+/*
+ * Latency of 8-byte put and get through mpishmem, next to the floor beneath
+ * it measured in the same run:
+ *   - raw MPI: MPI_Put/MPI_Get + MPI_Win_flush on an MPI_Win_allocate window;
+ *   - raw shared memory: a store/load into MPI_Win_allocate_shared memory
+ *     plus the memory barrier that shmem_quiet costs.
+ * The ratio uses the floor of the path mpishmem takes to the target: shared
+ * memory when shmem_ptr() reaches it, MPI otherwise (MPISHMEM_SHM=0).
+ *
+ * Run: mpiexec -n 2 ./put_get_latency   (PE 0 is the origin, PE 1 the target)
+ * Knobs: BENCH_ITERS (operations per sample), BENCH_REPS (samples).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+#include <shmem.h>
+#include "bench_util.h"
+
+#define MAX_REPS 101
+
+static int iters, reps;
+
+typedef void (*op_fn)(int iters);
+
+static long *target;          /* symmetric, 8 bytes */
+static long source = 42, sink;
+static MPI_Win raw_win, shm_win;
+static long *raw_shm_peer;    /* PE 1's shared-memory word, mapped here */
+
+static void op_put(int n) { for (int i = 0; i < n; i++) shmem_putmem(target, &source, 8, 1); shmem_quiet(); }
+static void op_put_quiet(int n) { for (int i = 0; i < n; i++) { shmem_putmem(target, &source, 8, 1); shmem_quiet(); } }
+static void op_put_nbi_quiet(int n) { for (int i = 0; i < n; i++) { shmem_putmem_nbi(target, &source, 8, 1); shmem_quiet(); } }
+static void op_p_quiet(int n) { for (int i = 0; i < n; i++) { shmem_long_p(target, i, 1); shmem_quiet(); } }
+static void op_get(int n) { for (int i = 0; i < n; i++) shmem_getmem(&sink, target, 8, 1); }
+static void op_get_nbi_quiet(int n) { for (int i = 0; i < n; i++) { shmem_getmem_nbi(&sink, target, 8, 1); shmem_quiet(); } }
+static void op_g(int n) { for (int i = 0; i < n; i++) sink += shmem_long_g(target, 1); }
+
+static void raw_mpi_put_flush(int n) { for (int i = 0; i < n; i++) { MPI_Put(&source, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, raw_win); MPI_Win_flush(1, raw_win); } }
+static void raw_mpi_get_flush(int n) { for (int i = 0; i < n; i++) { MPI_Get(&sink, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, raw_win); MPI_Win_flush(1, raw_win); } }
+static void raw_shm_store_fence(int n)
+{
+    for (int i = 0; i < n; i++) {
+        *(volatile long *)raw_shm_peer = i;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+static void raw_shm_load(int n) { for (int i = 0; i < n; i++) sink += *(volatile long *)raw_shm_peer; }
+
+/* Median nanoseconds per operation; PE 1 idles in a barrier meanwhile. */
+static double measure(op_fn fn)
+{
+    double samples[MAX_REPS];
+    int me = shmem_my_pe();
+    for (int r = 0; r < reps; r++) {
+        shmem_barrier_all();
+        if (me == 0) {
+            fn(iters / 10 + 1); /* warm up */
+            double t0 = bench_now_ns();
+            fn(iters);
+            samples[r] = (bench_now_ns() - t0) / iters;
+        }
+    }
+    shmem_barrier_all();
+    return me == 0 ? bench_median(samples, reps) : 0.0;
+}
+
+static void report(const char *name, double ns, const char *floor_name, double floor_ns)
+{
+    if (shmem_my_pe() != 0)
+        return;
+    printf("{\"bench\":\"%s\",\"bytes\":8,\"median_ns\":%.1f,\"floor\":\"%s\","
+           "\"floor_ns\":%.1f,\"ratio\":%.2f}\n",
+           name, ns, floor_name, floor_ns, floor_ns > 0 ? ns / floor_ns : 0.0);
+}
+
+int main(void)
+{
+    shmem_init();
+    iters = bench_env_int("BENCH_ITERS", 20000);
+    reps = bench_env_int("BENCH_REPS", 11);
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    if (shmem_n_pes() < 2) {
+        if (shmem_my_pe() == 0)
+            fprintf(stderr, "put_get_latency: needs 2 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
+    target = shmem_malloc(sizeof(long));
+
+    /* The floors: the same MPI and shared memory, without our layer. */
+    long *raw_base, *shm_base;
+    MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &raw_base, &raw_win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_win);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_size;
+    MPI_Comm_size(node, &node_size);
+    MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, node, &shm_base, &shm_win);
+    int on_node = node_size >= 2;
+    if (on_node) {
+        MPI_Aint sz;
+        int du;
+        MPI_Win_shared_query(shm_win, 1, &sz, &du, &raw_shm_peer);
+    }
+
+    int shm_path = shmem_ptr(target, 1) != NULL;
+    double mpi_put = measure(raw_mpi_put_flush);
+    double mpi_get = measure(raw_mpi_get_flush);
+    double shm_store = on_node ? measure(raw_shm_store_fence) : 0.0;
+    double shm_load = on_node ? measure(raw_shm_load) : 0.0;
+    const char *put_floor = shm_path ? "shm_store_fence" : "mpi_put_flush";
+    const char *get_floor = shm_path ? "shm_load" : "mpi_get_flush";
+    double pf = shm_path ? shm_store : mpi_put, gf = shm_path ? shm_load : mpi_get;
+
+    if (shmem_my_pe() == 0)
+        printf("{\"bench\":\"config\",\"path\":\"%s\",\"iters\":%d,\"reps\":%d,"
+               "\"mpi_put_flush_ns\":%.1f,\"mpi_get_flush_ns\":%.1f,"
+               "\"shm_store_fence_ns\":%.1f,\"shm_load_ns\":%.1f}\n",
+               shm_path ? "load/store" : "mpi", iters, reps, mpi_put, mpi_get, shm_store,
+               shm_load);
+    report("putmem_blocking_then_one_quiet", measure(op_put), put_floor, pf);
+    report("putmem+quiet", measure(op_put_quiet), put_floor, pf);
+    report("putmem_nbi+quiet", measure(op_put_nbi_quiet), put_floor, pf);
+    report("long_p+quiet", measure(op_p_quiet), put_floor, pf);
+    report("getmem", measure(op_get), get_floor, gf);
+    report("getmem_nbi+quiet", measure(op_get_nbi_quiet), get_floor, gf);
+    report("long_g", measure(op_g), get_floor, gf);
+
+    MPI_Win_unlock_all(raw_win);
+    MPI_Win_free(&raw_win);
+    MPI_Win_free(&shm_win);
+    MPI_Comm_free(&node);
+    shmem_free(target);
+    shmem_finalize();
+    return 0;
+}
