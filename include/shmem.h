@@ -252,6 +252,9 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 void(shmem_wait)(long *ivar, long cmp_value);
 void(shmem_wait_until)(long *ivar, int cmp, long cmp_value);
 
+/* ---- Atomics, signals and locks ------------------------------------------ */
+#include <mpishmem/atomics.h>
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "init_internal.h"
 #include "runtime.h"
+#include "../mpi_backend/quirks.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
 static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};
@@ -99,6 +100,9 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "outnumber cores [%d]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield);
+        const char *quirk = mpishmem_quirks_applied();
+        if (quirk)
+            printf("mpishmem: MPI workaround in effect: %s\n", quirk);
     }
     fflush(stdout);
 }

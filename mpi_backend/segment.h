@@ -33,6 +33,7 @@ typedef struct mpishmem_segment {
     MPI_Win shm_win;      /* the MPI_Win_allocate_shared window, or MPI_WIN_NULL */
     char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
+    int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
     /* Completion tracking.  A target is "dirty" when dirty_epoch[pe] equals
      * epoch; quiet bumps epoch instead of clearing the array (O(1)). */
     unsigned epoch;

@@ -43,6 +43,11 @@ static int open_world_window(mpishmem_segment_t *s)
     MPI_Info_create(&info);
     /* Every PE uses displacement unit 1: lets MPI skip a per-target lookup. */
     MPI_Info_set(info, "same_disp_unit", "true");
+    /* AMOs need no ordering between themselves (fence orders by flushing),
+     * and these are all the accumulate operations we issue (amo_mpi.c):
+     * MPI may use network atomics only if it can do all of them so. */
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    MPI_Info_set(info, "which_accumulate_ops", "sum,band,bor,bxor,replace,no_op,cswap");
     int rc = MPI_Win_create(s->base, (MPI_Aint)s->size, 1, info, mpishmem_rt.world, &s->win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
@@ -74,6 +79,8 @@ int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t 
         return rc;
     s->base = base;
     s->size = bytes;
+    /* CPU atomics only when every PE can reach every heap by load/store. */
+    s->amo_cpu = mpishmem_rt.shm_enabled && mpishmem_rt.node_size == mpishmem_rt.n_pes;
 
     if (mpishmem_rt.shm_enabled) {
         for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
@@ -100,6 +107,7 @@ int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void 
     s->base = (char *)lo;
     s->size = size + ((uintptr_t)base - lo);
     s->shm_win = MPI_WIN_NULL;
+    s->amo_cpu = 0; /* other PEs reach it only through MPI: so must we */
     /* Private memory: only this PE can load/store it directly. */
     if (mpishmem_rt.shm_enabled)
         s->peer[mpishmem_rt.my_pe] = s->base;

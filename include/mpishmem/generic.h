@@ -80,4 +80,67 @@ void mpishmem_c11_unsupported_type(void);
 #define shmem_test_some_vector(ivars, ...)                                     \
     MPISHMEM_C11_P2P(test_some_vector, ivars, __VA_ARGS__)
 
+/* Atomics: dispatch on the object pointer (or on `fetch` for _nbi forms). */
+#define MPISHMEM_C11_AMO(TABLE, OP, ...)                                       \
+    MPISHMEM_C11_CTX_DISPATCH(TABLE, MPISHMEM_C11_CASE, MPISHMEM_C11_CTX_CASE, \
+                              atomic_##OP, __VA_ARGS__)
+#define shmem_atomic_fetch(...)                                                \
+    MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_AMO_EXT_GENERIC_TYPES, MPISHMEM_C11_CONST_CASE, \
+                              MPISHMEM_C11_CTX_CONST_CASE, atomic_fetch, __VA_ARGS__)
+#define shmem_atomic_set(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, set, __VA_ARGS__)
+#define shmem_atomic_swap(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, swap, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...)                                            \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)                                             \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, swap_nbi, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...)                                         \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, compare_swap, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...)                                            \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_inc, __VA_ARGS__)
+#define shmem_atomic_inc(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...)                                            \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_add, __VA_ARGS__)
+#define shmem_atomic_add(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, add, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...)                                     \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...)                                        \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...)                                        \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...)                                            \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)                                             \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...)                                            \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_xor, __VA_ARGS__)
+#define shmem_atomic_and(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, and, __VA_ARGS__)
+#define shmem_atomic_or(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, or, __VA_ARGS__)
+#define shmem_atomic_xor(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, xor, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...)                                        \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...)                                         \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...)                                        \
+    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_xor_nbi, __VA_ARGS__)
+
+/* Deprecated generic names (no context forms). */
+#define shmem_fetch(source, pe) shmem_atomic_fetch(source, pe)
+#define shmem_set(dest, value, pe) shmem_atomic_set(dest, value, pe)
+#define shmem_swap(dest, value, pe) shmem_atomic_swap(dest, value, pe)
+#define shmem_cswap(dest, cond, value, pe) shmem_atomic_compare_swap(dest, cond, value, pe)
+#define shmem_finc(dest, pe) shmem_atomic_fetch_inc(dest, pe)
+#define shmem_inc(dest, pe) shmem_atomic_inc(dest, pe)
+#define shmem_fadd(dest, value, pe) shmem_atomic_fetch_add(dest, value, pe)
+#define shmem_add(dest, value, pe) shmem_atomic_add(dest, value, pe)
+
+/* Signals. */
+#define shmem_put_signal(...) MPISHMEM_C11_RMA(put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) MPISHMEM_C11_RMA(put_signal_nbi, __VA_ARGS__)
+#define shmem_signal_add(...)                                                  \
+    _Generic(MPISHMEM_ARG0(__VA_ARGS__), shmem_ctx_t: shmem_ctx_signal_add,    \
+             default: shmem_signal_add)(__VA_ARGS__)
+#define shmem_signal_set(...)                                                  \
+    _Generic(MPISHMEM_ARG0(__VA_ARGS__), shmem_ctx_t: shmem_ctx_signal_set,    \
+             default: shmem_signal_set)(__VA_ARGS__)
+
 #endif

@@ -77,4 +77,52 @@
 #define MPISHMEM_WAIT_LEGACY_TYPES(X, A)                                          \
     X(short, short, A) X(int, int, A) X(long, long, A) X(long long, longlong, A)
 
+/* AMO types (tables "Standard/Extended/Bitwise AMO Types and Names").
+ * Standard: fetch_inc, inc, fetch_add, add, compare_swap.
+ * Extended = standard + float/double: fetch, set, swap.
+ * Bitwise: fetch_and/or/xor, and/or/xor. */
+#define MPISHMEM_AMO_STD_GENERIC_TYPES(X, A)                                   \
+    X(int, int, A)                                                             \
+    X(long, long, A)                                                           \
+    X(long long, longlong, A)                                                  \
+    X(unsigned int, uint, A)                                                   \
+    X(unsigned long, ulong, A)                                                 \
+    X(unsigned long long, ulonglong, A)
+
+#define MPISHMEM_AMO_STD_ALIAS_TYPES(X, A)                                     \
+    X(int32_t, int32, A)                                                       \
+    X(int64_t, int64, A)                                                       \
+    X(uint32_t, uint32, A)                                                     \
+    X(uint64_t, uint64, A)                                                     \
+    X(size_t, size, A)                                                         \
+    X(ptrdiff_t, ptrdiff, A)
+
+#define MPISHMEM_AMO_STD_TYPES(X, A)                                           \
+    MPISHMEM_AMO_STD_GENERIC_TYPES(X, A) MPISHMEM_AMO_STD_ALIAS_TYPES(X, A)
+
+#define MPISHMEM_AMO_FLOAT_TYPES(X, A) X(float, float, A) X(double, double, A)
+
+#define MPISHMEM_AMO_EXT_GENERIC_TYPES(X, A)                                   \
+    MPISHMEM_AMO_STD_GENERIC_TYPES(X, A) MPISHMEM_AMO_FLOAT_TYPES(X, A)
+#define MPISHMEM_AMO_EXT_TYPES(X, A)                                           \
+    MPISHMEM_AMO_STD_TYPES(X, A) MPISHMEM_AMO_FLOAT_TYPES(X, A)
+
+/* int32_t and int64_t are int and long, which no other bitwise entry uses,
+ * so they may stand in a _Generic list; uint32_t/uint64_t may not. */
+#define MPISHMEM_AMO_BIT_GENERIC_TYPES(X, A)                                   \
+    X(unsigned int, uint, A)                                                   \
+    X(unsigned long, ulong, A)                                                 \
+    X(unsigned long long, ulonglong, A)                                        \
+    X(int32_t, int32, A)                                                       \
+    X(int64_t, int64, A)
+#define MPISHMEM_AMO_BIT_ALIAS_TYPES(X, A) X(uint32_t, uint32, A) X(uint64_t, uint64, A)
+#define MPISHMEM_AMO_BIT_TYPES(X, A)                                           \
+    MPISHMEM_AMO_BIT_GENERIC_TYPES(X, A) MPISHMEM_AMO_BIT_ALIAS_TYPES(X, A)
+
+/* Deprecated AMO names (shmem_TYPENAME_fadd, ...): cswap, fadd, finc, add,
+ * inc exist for these; fetch, set and swap also for float and double. */
+#define MPISHMEM_AMO_LEGACY_TYPES(X, A) X(int, int, A) X(long, long, A) X(long long, longlong, A)
+#define MPISHMEM_AMO_LEGACY_EXT_TYPES(X, A)                                    \
+    MPISHMEM_AMO_LEGACY_TYPES(X, A) MPISHMEM_AMO_FLOAT_TYPES(X, A)
+
 #endif
