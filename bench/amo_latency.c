@@ -100,11 +100,9 @@ int main(void)
     double cpu_fao = fl.shm_peer ? measure(cpu_fetch_add) : 0;
     double cpu_cas = fl.shm_peer ? measure(cpu_cswap) : 0;
     /* Which mechanism mpishmem uses for heap AMOs (amo_path.h's rule). */
-    int cpu_path = shmem_ptr(target, 1) != NULL && shmem_team_ptr(SHMEM_TEAM_SHARED, target, 0) != NULL;
-    int all_local = 1;
+    int cpu_path = 1;
     for (int pe = 0; pe < shmem_n_pes(); pe++)
-        all_local &= shmem_ptr(target, pe) != NULL;
-    cpu_path = all_local;
+        cpu_path &= shmem_ptr(target, pe) != NULL;
 
     if (shmem_my_pe() == 0)
         printf("{\"bench\":\"config\",\"path\":\"%s\",\"iters\":%d,\"reps\":%d,"

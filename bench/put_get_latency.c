@@ -1,11 +1,13 @@
 /*
  * Latency of 8-byte put and get through mpishmem, next to the floor beneath
  * it measured in the same run:
- *   - raw MPI: MPI_Put/MPI_Get + MPI_Win_flush on an MPI_Win_allocate window;
+ *   - raw MPI: MPI_Put/MPI_Get + MPI_Win_flush on a window made like ours
+ *     (MPI_Win_create) and on an MPI_Win_allocate window (bench_floor.h);
  *   - raw shared memory: a store/load into MPI_Win_allocate_shared memory
  *     plus the memory barrier that shmem_quiet costs.
  * The ratio uses the floor of the path mpishmem takes to the target: shared
- * memory when shmem_ptr() reaches it, MPI otherwise (MPISHMEM_SHM=0).
+ * memory when shmem_ptr() reaches it, MPI on a created window otherwise
+ * (MPISHMEM_SHM=0).
  *
  * Run: mpiexec -n 2 ./put_get_latency   (PE 0 is the origin, PE 1 the target)
  * Knobs: BENCH_ITERS (operations per sample), BENCH_REPS (samples).
@@ -16,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <shmem.h>
+#include "bench_floor.h"
 #include "bench_util.h"
 
 #define MAX_REPS 101
@@ -26,7 +29,8 @@ typedef void (*op_fn)(int iters);
 
 static long *target;          /* symmetric, 8 bytes */
 static long source = 42, sink;
-static MPI_Win raw_win, shm_win;
+static bench_floor_t fl;
+static MPI_Win raw_win;       /* the floor window being measured */
 static long *raw_shm_peer;    /* PE 1's shared-memory word, mapped here */
 
 static void op_put(int n) { for (int i = 0; i < n; i++) shmem_putmem(target, &source, 8, 1); shmem_quiet(); }
@@ -91,22 +95,15 @@ int main(void)
     target = shmem_malloc(sizeof(long));
 
     /* The floors: the same MPI and shared memory, without our layer. */
-    long *raw_base, *shm_base;
-    MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &raw_base, &raw_win);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_win);
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int node_size;
-    MPI_Comm_size(node, &node_size);
-    MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, node, &shm_base, &shm_win);
-    int on_node = node_size >= 2;
-    if (on_node) {
-        MPI_Aint sz;
-        int du;
-        MPI_Win_shared_query(shm_win, 1, &sz, &du, &raw_shm_peer);
-    }
+    bench_floor_open(&fl, 1);
+    raw_shm_peer = (long *)fl.shm_peer;
+    int on_node = raw_shm_peer != NULL;
 
     int shm_path = shmem_ptr(target, 1) != NULL;
+    raw_win = fl.allocated;
+    double alloc_put = measure(raw_mpi_put_flush);
+    double alloc_get = measure(raw_mpi_get_flush);
+    raw_win = fl.created;
     double mpi_put = measure(raw_mpi_put_flush);
     double mpi_get = measure(raw_mpi_get_flush);
     double shm_store = on_node ? measure(raw_shm_store_fence) : 0.0;
@@ -118,9 +115,10 @@ int main(void)
     if (shmem_my_pe() == 0)
         printf("{\"bench\":\"config\",\"path\":\"%s\",\"iters\":%d,\"reps\":%d,"
                "\"mpi_put_flush_ns\":%.1f,\"mpi_get_flush_ns\":%.1f,"
+               "\"mpi_put_flush_allocated_ns\":%.1f,\"mpi_get_flush_allocated_ns\":%.1f,"
                "\"shm_store_fence_ns\":%.1f,\"shm_load_ns\":%.1f}\n",
-               shm_path ? "load/store" : "mpi", iters, reps, mpi_put, mpi_get, shm_store,
-               shm_load);
+               shm_path ? "load/store" : "mpi", iters, reps, mpi_put, mpi_get, alloc_put,
+               alloc_get, shm_store, shm_load);
     report("putmem_blocking_then_one_quiet", measure(op_put), put_floor, pf);
     report("putmem+quiet", measure(op_put_quiet), put_floor, pf);
     report("putmem_nbi+quiet", measure(op_put_nbi_quiet), put_floor, pf);
@@ -129,10 +127,7 @@ int main(void)
     report("getmem_nbi+quiet", measure(op_get_nbi_quiet), get_floor, gf);
     report("long_g", measure(op_g), get_floor, gf);
 
-    MPI_Win_unlock_all(raw_win);
-    MPI_Win_free(&raw_win);
-    MPI_Win_free(&shm_win);
-    MPI_Comm_free(&node);
+    bench_floor_close(&fl);
     shmem_free(target);
     shmem_finalize();
     return 0;
