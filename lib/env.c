@@ -30,9 +30,10 @@ int mpishmem_parse_size(const char *text, size_t *bytes)
                 frac += (*p - '0') * scale;
                 scale /= 10.0;
             } else {
-                if (whole > (ULLONG_MAX - 9) / 10)
+                unsigned d = (unsigned)(*p - '0');
+                if (whole > (ULLONG_MAX - d) / 10)
                     return -1;
-                whole = whole * 10 + (unsigned)(*p - '0');
+                whole = whole * 10 + d;
             }
         } else if (*p == '.' && !dot) {
             dot = 1;

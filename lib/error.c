@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "error.h"
 
 static void stop_job(void) __attribute__((noreturn));
@@ -18,8 +19,13 @@ static void stop_job(void)
     fflush(stderr);
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
-    if (mpi_up && !mpi_down)
+    if (mpi_up && !mpi_down) {
+        /* MPICH's launcher drops output still in flight when an abort
+         * arrives; give the message a moment to reach it. */
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     exit(1);
 }
 

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Runs debug_errors once per misuse and checks that the job stops with a
+# non-zero status and the library's message on stderr.
+#   debug_errors.sh PATH/TO/debug_errors
+# Environment from meson: LAUNCH (the test launcher).
+prog=${1:?usage: debug_errors.sh PROGRAM}
+: "${LAUNCH:?LAUNCH must name the test launcher}"
+
+# A run that hangs is killed by the launcher and counted as a failure.
+export MPISHMEM_TEST_TIMEOUT=60
+# Small heap: quick start-up, and the *_past_heap cases rely on it.
+export SHMEM_SYMMETRIC_SIZE=1M
+unset SHMEM_DEBUG SMA_DEBUG
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+runs=0
+
+# expect DEBUG SHM CASE TEXT...: run CASE with SHMEM_DEBUG=DEBUG and
+# MPISHMEM_SHM=SHM on 2 PEs; every TEXT must appear in stderr.
+expect()
+{
+    debug=$1 shm=$2 case=$3
+    shift 3
+    label="$case (SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm)"
+    runs=$((runs + 1))
+    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm "$LAUNCH" 2 "$prog" "$case" \
+        >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    problem=
+    if [ "$status" -eq 0 ]; then
+        problem="exit status 0"
+    elif [ "$status" -eq 124 ]; then
+        problem="timed out"
+    fi
+    for text in "$@"; do
+        grep -F -q -e "$text" "$tmp/err" || problem="${problem:+$problem; }no '$text' in stderr"
+    done
+    if [ -n "$problem" ]; then
+        failures=$((failures + 1))
+        echo "FAIL: $label: $problem (status $status)"
+        echo "---- stdout"; cat "$tmp/out"
+        echo "---- stderr"; head -n 40 "$tmp/err"
+        echo "----"
+    else
+        echo "ok:   $label"
+    fi
+}
+
+# RMA misuses are checked on both data paths.
+for shm in 1 0; do
+    expect 1 "$shm" put_pe_range "mpishmem: shmem_long_put: PE 7 is out of range [0, 2) (PE 1)"
+    expect 1 "$shm" get_pe_range "mpishmem: shmem_long_get: PE 7 is out of range [0, 2)"
+    expect 1 "$shm" p_pe_range "mpishmem: shmem_long_p: PE 7 is out of range [0, 2)"
+    expect 1 "$shm" p_pe_negative "mpishmem: shmem_long_p: PE -1 is out of range [0, 2)"
+    expect 1 "$shm" g_pe_range "mpishmem: shmem_long_g: PE 7 is out of range [0, 2)"
+    expect 1 "$shm" iput_pe_range "mpishmem: shmem_long_iput: PE 7 is out of range [0, 2)"
+    expect 1 "$shm" pe_quiet_range "mpishmem: shmem_pe_quiet: PE 7 is out of range [0, 2)"
+    expect 1 "$shm" put_stack "mpishmem: shmem_long_put: address " \
+        "(8 bytes, target PE 0) is not symmetric"
+    expect 1 "$shm" get_stack "mpishmem: shmem_long_get: address " \
+        "(8 bytes, target PE 0) is not symmetric"
+    expect 1 "$shm" put_malloc "mpishmem: shmem_long_put: address " "is not symmetric"
+    expect 1 "$shm" put_past_heap "mpishmem: shmem_long_put: address " \
+        "(2097152 bytes, target PE 0) is not symmetric" "runs past the end of its segment"
+    expect 1 "$shm" get_past_heap "mpishmem: shmem_long_get: address " \
+        "(2097152 bytes, target PE 0) is not symmetric"
+    expect 1 "$shm" put_negative_count "mpishmem: shmem_long_put: element count 18446744073709551615 of 8 bytes is invalid"
+    expect 1 "$shm" getmem_negative_count "mpishmem: shmem_getmem: element count 18446744073709551615 of 1 bytes is invalid"
+    expect 1 "$shm" iput_stride0 "mpishmem: shmem_long_iput: strides must be >= 1 (dest stride 0, source stride 1)"
+    expect 1 "$shm" iget_stride0 "mpishmem: shmem_long_iget: strides must be >= 1 (dest stride 1, source stride 0)"
+    expect 1 "$shm" ctx_invalid "mpishmem: shmem_ctx_long_put: context is SHMEM_CTX_INVALID"
+
+    # Memory safety checks stay on without SHMEM_DEBUG.
+    expect 0 "$shm" put_pe_range "mpishmem: shmem_long_put: PE 7 is out of range [0, 2)"
+    expect 0 "$shm" get_pe_range "mpishmem: shmem_long_get: PE 7 is out of range [0, 2)"
+    expect 0 "$shm" p_pe_range "mpishmem: shmem_long_p: PE 7 is out of range [0, 2)"
+    expect 0 "$shm" g_pe_range "mpishmem: shmem_long_g: PE 7 is out of range [0, 2)"
+    expect 0 "$shm" put_stack "mpishmem: shmem_long_put: address " "is not symmetric"
+    expect 0 "$shm" get_stack "mpishmem: shmem_long_get: address " "is not symmetric"
+    expect 0 "$shm" put_negative_count "mpishmem: shmem_long_put: element count 18446744073709551615 of 8 bytes is invalid"
+done
+
+# Library state, synchronization and memory management: one data path.
+expect 1 1 p_before_init "mpishmem: shmem_long_p: called before shmem_init"
+expect 0 1 p_before_init "mpishmem: shmem_long_p: called before shmem_init"
+expect 1 1 malloc_before_init "mpishmem: shmem_malloc: called before shmem_init"
+expect 1 1 after_finalize_p "mpishmem: shmem_long_p: called after shmem_finalize"
+expect 1 1 after_finalize_malloc "mpishmem: shmem_malloc: called after shmem_finalize"
+expect 1 1 after_finalize_barrier_all "mpishmem: shmem_barrier_all: called after shmem_finalize"
+expect 1 1 wait_bad_cmp "mpishmem: shmem_long_wait_until: comparison operator 99 is not one of"
+expect 0 1 wait_bad_cmp "mpishmem: shmem_long_wait_until: comparison operator 99 is not one of"
+expect 0 1 test_bad_cmp "mpishmem: shmem_int_test: comparison operator -1 is not one of"
+expect 1 1 free_stack "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
+expect 1 1 free_interior "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
+expect 1 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
+expect 0 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
+
+echo "$failures of $runs runs failed"
+[ "$failures" -eq 0 ]

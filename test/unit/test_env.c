@@ -1,0 +1,202 @@
+/* Parsing of environment variable values (lib/env.c), without MPI. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "lib/env.h"
+
+/* A value that must parse to `want`. */
+static void accept(const char *text, size_t want)
+{
+    size_t got = 12345;
+    ck_assert_msg(mpishmem_parse_size(text, &got) == 0, "'%s' was rejected", text);
+    ck_assert_msg(got == want, "'%s' parsed to %zu, expected %zu", text, got, want);
+}
+
+/* A value that must be rejected without touching the output. */
+static void reject(const char *text)
+{
+    size_t got = 12345;
+    const char *shown = text ? text : "(NULL)";
+    ck_assert_msg(mpishmem_parse_size(text, &got) == -1, "'%s' was accepted as %zu", shown,
+                  got);
+    ck_assert_msg(got == 12345, "'%s' was rejected but changed the output", shown);
+}
+
+START_TEST(test_size_plain)
+{
+    accept("0", 0);
+    accept("1", 1);
+    accept("1024", 1024);
+    accept("007", 7);
+    accept("268435456", (size_t)256 << 20);
+}
+END_TEST
+
+START_TEST(test_size_suffixes)
+{
+    accept("512k", (size_t)512 << 10);
+    accept("512K", (size_t)512 << 10);
+    accept("1m", (size_t)1 << 20);
+    accept("1M", (size_t)1 << 20);
+    accept("3g", (size_t)3 << 30);
+    accept("2t", (size_t)2 << 40);
+    accept("2T", (size_t)2 << 40);
+    accept("0k", 0);
+    /* A B after the suffix is tolerated, in either case. */
+    accept("512MB", (size_t)512 << 20);
+    accept("512mb", (size_t)512 << 20);
+    accept("4kB", 4096);
+}
+END_TEST
+
+START_TEST(test_size_decimals)
+{
+    accept("1.5G", (size_t)3 << 29);
+    accept("0.5k", 512);
+    accept(".5k", 512);
+    accept("0.25m", (size_t)256 << 10);
+    accept("2.", 2);
+    accept("2.0", 2);
+    accept("1.0k", 1024);
+    /* Fractions round up to a whole byte. */
+    accept("1.5", 2);
+    accept("0.1", 1);
+    accept("0.001k", 2);           /* 1.024 bytes */
+    accept("0.1k", 103);           /* 102.4 bytes */
+    accept("0.0", 0);
+}
+END_TEST
+
+START_TEST(test_size_whitespace)
+{
+    accept(" 64M ", (size_t)64 << 20);
+    accept("\t64M\n", (size_t)64 << 20);
+    accept("  12", 12);
+    accept("12  ", 12);
+}
+END_TEST
+
+START_TEST(test_size_limits)
+{
+    /* The largest values that fit, with and without a suffix. */
+    accept("16777215t", (((size_t)1 << 24) - 1) << 40);
+    accept("18446744073709551609", SIZE_MAX - 6);
+    /* One past: 2^64 bytes. */
+    reject("16777216t");
+    reject("17179869184g");
+    reject("18446744073709551616");
+}
+END_TEST
+
+/* SIZE_MAX itself fits in size_t, so it must be accepted (env.h). */
+START_TEST(test_size_max_exact)
+{
+    accept("18446744073709551615", SIZE_MAX);
+    accept("18446744073709551610", SIZE_MAX - 5);
+}
+END_TEST
+
+START_TEST(test_size_malformed)
+{
+    reject(NULL);
+    reject("");
+    reject("   ");
+    reject("abc");
+    reject("k");
+    reject(".");
+    reject(".k");
+    reject("-5");
+    reject("+5");
+    reject("1x");
+    reject("12x");
+    reject("1.2.3");
+    reject("0x10");
+    reject("1e6");
+    reject("1E6");
+    reject("inf");
+    reject("nan");
+    reject("1kk");
+    reject("1kb5");
+    reject("1B");                  /* B only after a k/m/g/t suffix */
+    reject("64 M");
+    reject("1 2");
+    reject("5p");                  /* no peta suffix */
+}
+END_TEST
+
+START_TEST(test_size_overflow)
+{
+    reject("99999999999999999999");
+    reject("999999999999999999999999999999");
+    reject("20000000t");
+    reject("1e20");
+    reject("16777216.5t");
+}
+END_TEST
+
+START_TEST(test_bool)
+{
+    static const char *const yes[] = {"1", "y", "Y", "yes", "YES", "Yes", "true", "TRUE",
+                                      "on", "On"};
+    static const char *const no[] = {"0", "n", "N", "no", "NO", "false", "False", "off",
+                                     "OFF", ""};
+    static const char *const bad[] = {"maybe", "2", "-1", "yess", "tru", " 1", "1 ",
+                                      "o", "10", "nope", "enable"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        ck_assert_msg(mpishmem_parse_bool(yes[i]) == 1, "'%s' is not true", yes[i]);
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        ck_assert_msg(mpishmem_parse_bool(no[i]) == 0, "'%s' is not false", no[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(mpishmem_parse_bool(bad[i]) == -1, "'%s' was accepted", bad[i]);
+}
+END_TEST
+
+/* The first variable of the list that is set wins, even when it is empty. */
+START_TEST(test_getenv_first)
+{
+    static const char *const names[] = {"MPISHMEM_UT_A", "MPISHMEM_UT_B", NULL};
+    const char *which = "untouched";
+    unsetenv("MPISHMEM_UT_A");
+    unsetenv("MPISHMEM_UT_B");
+    ck_assert_ptr_null(mpishmem_getenv_first(names, &which));
+    ck_assert_str_eq(which, "untouched");
+    setenv("MPISHMEM_UT_B", "2M", 1);
+    ck_assert_str_eq(mpishmem_getenv_first(names, &which), "2M");
+    ck_assert_str_eq(which, "MPISHMEM_UT_B");
+    setenv("MPISHMEM_UT_A", "", 1);
+    ck_assert_str_eq(mpishmem_getenv_first(names, &which), "");
+    ck_assert_str_eq(which, "MPISHMEM_UT_A");
+    ck_assert_str_eq(mpishmem_getenv_first(names, NULL), "");
+    unsetenv("MPISHMEM_UT_A");
+    unsetenv("MPISHMEM_UT_B");
+}
+END_TEST
+
+static Suite *env_suite(void)
+{
+    Suite *s = suite_create("env");
+    TCase *size = tcase_create("parse_size");
+    tcase_add_test(size, test_size_plain);
+    tcase_add_test(size, test_size_suffixes);
+    tcase_add_test(size, test_size_decimals);
+    tcase_add_test(size, test_size_whitespace);
+    tcase_add_test(size, test_size_limits);
+    tcase_add_test(size, test_size_max_exact);
+    tcase_add_test(size, test_size_malformed);
+    tcase_add_test(size, test_size_overflow);
+    suite_add_tcase(s, size);
+    TCase *other = tcase_create("bool_and_lookup");
+    tcase_add_test(other, test_bool);
+    tcase_add_test(other, test_getenv_first);
+    suite_add_tcase(s, other);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(env_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
