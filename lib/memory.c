@@ -19,6 +19,7 @@
 #include "runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
+#include "../mpi_backend/window.h"
 #include "../spaces/heap.h"
 
 #define NO_OFFSET UINT64_MAX
@@ -113,9 +114,11 @@ void *shmem_calloc(size_t count, size_t size)
 void *shmem_align(size_t alignment, size_t size)
 {
     enter("shmem_align");
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0 ||
+        alignment > MPISHMEM_HEAP_ALIGN) {
         if (MPISHMEM_DEBUG_ON)
-            mpishmem_fatal("shmem_align", "alignment %zu is not a power of two", alignment);
+            mpishmem_fatal("shmem_align", "alignment %zu is not a power of two of at most "
+                           "%zu", alignment, MPISHMEM_HEAP_ALIGN);
         return NULL;
     }
     return alloc_collective("shmem_align", size, alignment);

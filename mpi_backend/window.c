@@ -61,8 +61,8 @@ static int open_world_window(mpishmem_segment_t *s)
 int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size)
 {
     size_t page = page_size();
-    /* Whole pages, at least one, so every PE's base is page-aligned and a
-     * zero-sized heap still has a distinct address range. */
+    /* Whole pages, at least one, so a zero-sized heap still has a distinct
+     * address range. */
     size_t bytes = size == 0 ? page : (size + page - 1) / page * page;
     int rc = segment_init_common(s, name);
     if (rc != MPI_SUCCESS)
@@ -72,27 +72,42 @@ int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t 
     MPI_Info_create(&info);
     /* Let each PE's part start on its own pages (first touch stays local). */
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    void *base = NULL;
-    rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, mpishmem_rt.node, &base, &s->shm_win);
+    /* MPI promises no alignment for the base (MPICH gives 16 bytes at one
+     * PE, Open MPI 8), but shmem_align must honour large alignments: take
+     * MPISHMEM_HEAP_ALIGN extra bytes and start the heap on that boundary. */
+    char *raw = NULL;
+    rc = MPI_Win_allocate_shared((MPI_Aint)(bytes + MPISHMEM_HEAP_ALIGN), 1, info,
+                                 mpishmem_rt.node, &raw, &s->shm_win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
         return rc;
-    s->base = base;
+    size_t pad = (MPISHMEM_HEAP_ALIGN - (uintptr_t)raw % MPISHMEM_HEAP_ALIGN) %
+                 MPISHMEM_HEAP_ALIGN;
+    s->base = raw + pad;
     s->size = bytes;
     /* CPU atomics only when every PE can reach every heap by load/store. */
     s->amo_cpu = mpishmem_rt.shm_enabled && mpishmem_rt.node_size == mpishmem_rt.n_pes;
 
     if (mpishmem_rt.shm_enabled) {
+        /* Each PE maps the others' parts at its own addresses, so their
+         * pads cannot be derived here: exchange them. */
+        unsigned long mine = pad;
+        unsigned long *pads = malloc((size_t)mpishmem_rt.node_size * sizeof *pads);
+        if (pads == NULL)
+            return MPI_ERR_NO_MEM;
+        MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG, pads, 1, MPI_UNSIGNED_LONG,
+                      mpishmem_rt.node);
         for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
             int nr = mpishmem_rt.node_rank_of_pe[pe];
             if (nr < 0)
                 continue;
             MPI_Aint sz;
             int du;
-            void *ptr = NULL;
+            char *ptr = NULL;
             MPI_Win_shared_query(s->shm_win, nr, &sz, &du, &ptr);
-            s->peer[pe] = ptr;
+            s->peer[pe] = ptr + pads[nr];
         }
+        free(pads);
     }
     return open_world_window(s);
 }

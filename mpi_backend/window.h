@@ -8,6 +8,10 @@
 
 #include "segment.h"
 
+/* Every heap starts on this boundary, the largest alignment shmem_align
+ * can honour. */
+#define MPISHMEM_HEAP_ALIGN ((size_t)2 << 20)
+
 /* A heap: `size` bytes per PE from MPI_Win_allocate_shared on the node
  * communicator, plus a world window over the same memory.  Collective over
  * the world.  Returns 0, or an MPI error code. */
