@@ -15,9 +15,8 @@
 #include "bench_floor.h"
 #include "bench_util.h"
 
-#define MAX_REPS 101
 
-static int iters, reps;
+static bench_config_t cfg;
 static long *target;
 static volatile long sink;
 static bench_floor_t fl;
@@ -53,52 +52,18 @@ static void mpi_cas(int n)
     }
 }
 
-static double measure(void (*fn)(int))
-{
-    double samples[MAX_REPS];
-    int me = shmem_my_pe();
-    for (int r = 0; r < reps; r++) {
-        shmem_barrier_all();
-        if (me == 0) {
-            fn(iters / 10 + 1);
-            double t0 = bench_now_ns();
-            fn(iters);
-            samples[r] = (bench_now_ns() - t0) / iters;
-        }
-    }
-    shmem_barrier_all();
-    return me == 0 ? bench_median(samples, reps) : 0.0;
-}
-
-static void report(const char *name, double ns, const char *floor, double floor_ns)
-{
-    if (shmem_my_pe() == 0)
-        printf("{\"bench\":\"%s\",\"median_ns\":%.1f,\"floor\":\"%s\",\"floor_ns\":%.1f,"
-               "\"ratio\":%.2f}\n", name, ns, floor, floor_ns, floor_ns > 0 ? ns / floor_ns : 0);
-}
-
 int main(void)
 {
-    shmem_init();
-    iters = bench_env_int("BENCH_ITERS", 20000);
-    reps = bench_env_int("BENCH_REPS", 11);
-    if (reps > MAX_REPS)
-        reps = MAX_REPS;
-    if (shmem_n_pes() < 2) {
-        if (shmem_my_pe() == 0)
-            fprintf(stderr, "amo_latency: needs 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
+    cfg = bench_start("amo_latency");
     target = shmem_calloc(1, sizeof(long));
     bench_floor_open(&fl, 1);
 
     raw = fl.created;
-    double fao_created = measure(mpi_fao), cas_created = measure(mpi_cas);
+    double fao_created = bench_measure(cfg, mpi_fao), cas_created = bench_measure(cfg, mpi_cas);
     raw = fl.allocated;
-    double fao_alloc = measure(mpi_fao), cas_alloc = measure(mpi_cas);
-    double cpu_fao = fl.shm_peer ? measure(cpu_fetch_add) : 0;
-    double cpu_cas = fl.shm_peer ? measure(cpu_cswap) : 0;
+    double fao_alloc = bench_measure(cfg, mpi_fao), cas_alloc = bench_measure(cfg, mpi_cas);
+    double cpu_fao = fl.shm_peer ? bench_measure(cfg, cpu_fetch_add) : 0;
+    double cpu_cas = fl.shm_peer ? bench_measure(cfg, cpu_cswap) : 0;
     /* Which mechanism mpishmem uses for heap AMOs (amo_path.h's rule). */
     int cpu_path = 1;
     for (int pe = 0; pe < shmem_n_pes(); pe++)
@@ -109,16 +74,16 @@ int main(void)
                "\"cpu_fetch_add_ns\":%.1f,\"cpu_cswap_ns\":%.1f,"
                "\"mpi_fao_flush_created_ns\":%.1f,\"mpi_cas_flush_created_ns\":%.1f,"
                "\"mpi_fao_flush_allocated_ns\":%.1f,\"mpi_cas_flush_allocated_ns\":%.1f}\n",
-               cpu_path ? "cpu-atomics" : "mpi-atomics", iters, reps, cpu_fao, cpu_cas,
+               cpu_path ? "cpu-atomics" : "mpi-atomics", cfg.iters, cfg.reps, cpu_fao, cpu_cas,
                fao_created, cas_created, fao_alloc, cas_alloc);
     const char *ff = cpu_path ? "cpu_fetch_add" : "mpi_fao_flush_created";
     const char *cf = cpu_path ? "cpu_cswap" : "mpi_cas_flush_created";
     double ffn = cpu_path ? cpu_fao : fao_created, cfn = cpu_path ? cpu_cas : cas_created;
-    report("long_atomic_fetch_add", measure(amo_fetch_add), ff, ffn);
-    report("long_atomic_add+quiet_per_batch", measure(amo_add), ff, ffn);
-    report("long_atomic_compare_swap", measure(amo_cswap), cf, cfn);
-    report("long_atomic_swap", measure(amo_swap), ff, ffn);
-    report("long_atomic_fetch", measure(amo_fetch), ff, ffn);
+    bench_report("long_atomic_fetch_add", bench_measure(cfg, amo_fetch_add), ff, ffn);
+    bench_report("long_atomic_add+quiet_per_batch", bench_measure(cfg, amo_add), ff, ffn);
+    bench_report("long_atomic_compare_swap", bench_measure(cfg, amo_cswap), cf, cfn);
+    bench_report("long_atomic_swap", bench_measure(cfg, amo_swap), ff, ffn);
+    bench_report("long_atomic_fetch", bench_measure(cfg, amo_fetch), ff, ffn);
 
     bench_floor_close(&fl);
     shmem_free(target);

@@ -21,11 +21,9 @@
 #include "bench_floor.h"
 #include "bench_util.h"
 
-#define MAX_REPS 101
 
-static int iters, reps;
+static bench_config_t cfg;
 
-typedef void (*op_fn)(int iters);
 
 static long *target;          /* symmetric, 8 bytes */
 static long source = 42, sink;
@@ -52,46 +50,9 @@ static void raw_shm_store_fence(int n)
 }
 static void raw_shm_load(int n) { for (int i = 0; i < n; i++) sink += *(volatile long *)raw_shm_peer; }
 
-/* Median nanoseconds per operation; PE 1 idles in a barrier meanwhile. */
-static double measure(op_fn fn)
-{
-    double samples[MAX_REPS];
-    int me = shmem_my_pe();
-    for (int r = 0; r < reps; r++) {
-        shmem_barrier_all();
-        if (me == 0) {
-            fn(iters / 10 + 1); /* warm up */
-            double t0 = bench_now_ns();
-            fn(iters);
-            samples[r] = (bench_now_ns() - t0) / iters;
-        }
-    }
-    shmem_barrier_all();
-    return me == 0 ? bench_median(samples, reps) : 0.0;
-}
-
-static void report(const char *name, double ns, const char *floor_name, double floor_ns)
-{
-    if (shmem_my_pe() != 0)
-        return;
-    printf("{\"bench\":\"%s\",\"bytes\":8,\"median_ns\":%.1f,\"floor\":\"%s\","
-           "\"floor_ns\":%.1f,\"ratio\":%.2f}\n",
-           name, ns, floor_name, floor_ns, floor_ns > 0 ? ns / floor_ns : 0.0);
-}
-
 int main(void)
 {
-    shmem_init();
-    iters = bench_env_int("BENCH_ITERS", 20000);
-    reps = bench_env_int("BENCH_REPS", 11);
-    if (reps > MAX_REPS)
-        reps = MAX_REPS;
-    if (shmem_n_pes() < 2) {
-        if (shmem_my_pe() == 0)
-            fprintf(stderr, "put_get_latency: needs 2 PEs\n");
-        shmem_finalize();
-        return 1;
-    }
+    cfg = bench_start("put_get_latency");
     target = shmem_malloc(sizeof(long));
 
     /* The floors: the same MPI and shared memory, without our layer. */
@@ -101,13 +62,13 @@ int main(void)
 
     int shm_path = shmem_ptr(target, 1) != NULL;
     raw_win = fl.allocated;
-    double alloc_put = measure(raw_mpi_put_flush);
-    double alloc_get = measure(raw_mpi_get_flush);
+    double alloc_put = bench_measure(cfg, raw_mpi_put_flush);
+    double alloc_get = bench_measure(cfg, raw_mpi_get_flush);
     raw_win = fl.created;
-    double mpi_put = measure(raw_mpi_put_flush);
-    double mpi_get = measure(raw_mpi_get_flush);
-    double shm_store = on_node ? measure(raw_shm_store_fence) : 0.0;
-    double shm_load = on_node ? measure(raw_shm_load) : 0.0;
+    double mpi_put = bench_measure(cfg, raw_mpi_put_flush);
+    double mpi_get = bench_measure(cfg, raw_mpi_get_flush);
+    double shm_store = on_node ? bench_measure(cfg, raw_shm_store_fence) : 0.0;
+    double shm_load = on_node ? bench_measure(cfg, raw_shm_load) : 0.0;
     const char *put_floor = shm_path ? "shm_store_fence" : "mpi_put_flush";
     const char *get_floor = shm_path ? "shm_load" : "mpi_get_flush";
     double pf = shm_path ? shm_store : mpi_put, gf = shm_path ? shm_load : mpi_get;
@@ -117,15 +78,15 @@ int main(void)
                "\"mpi_put_flush_ns\":%.1f,\"mpi_get_flush_ns\":%.1f,"
                "\"mpi_put_flush_allocated_ns\":%.1f,\"mpi_get_flush_allocated_ns\":%.1f,"
                "\"shm_store_fence_ns\":%.1f,\"shm_load_ns\":%.1f}\n",
-               shm_path ? "load/store" : "mpi", iters, reps, mpi_put, mpi_get, alloc_put,
+               shm_path ? "load/store" : "mpi", cfg.iters, cfg.reps, mpi_put, mpi_get, alloc_put,
                alloc_get, shm_store, shm_load);
-    report("putmem_blocking_then_one_quiet", measure(op_put), put_floor, pf);
-    report("putmem+quiet", measure(op_put_quiet), put_floor, pf);
-    report("putmem_nbi+quiet", measure(op_put_nbi_quiet), put_floor, pf);
-    report("long_p+quiet", measure(op_p_quiet), put_floor, pf);
-    report("getmem", measure(op_get), get_floor, gf);
-    report("getmem_nbi+quiet", measure(op_get_nbi_quiet), get_floor, gf);
-    report("long_g", measure(op_g), get_floor, gf);
+    bench_report("putmem_blocking_then_one_quiet", bench_measure(cfg, op_put), put_floor, pf);
+    bench_report("putmem+quiet", bench_measure(cfg, op_put_quiet), put_floor, pf);
+    bench_report("putmem_nbi+quiet", bench_measure(cfg, op_put_nbi_quiet), put_floor, pf);
+    bench_report("long_p+quiet", bench_measure(cfg, op_p_quiet), put_floor, pf);
+    bench_report("getmem", bench_measure(cfg, op_get), get_floor, gf);
+    bench_report("getmem_nbi+quiet", bench_measure(cfg, op_get_nbi_quiet), get_floor, gf);
+    bench_report("long_g", bench_measure(cfg, op_g), get_floor, gf);
 
     bench_floor_close(&fl);
     shmem_free(target);
