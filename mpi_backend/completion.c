@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "segment.h"
+#include "../lib/runtime.h"
 
 void mpishmem_segment_flush_all(mpishmem_segment_t *s)
 {
@@ -18,7 +19,13 @@ void mpishmem_segment_flush_all(mpishmem_segment_t *s)
     /* Advance the epoch before flushing: an operation marked afterwards
      * was issued after this point and stays dirty for the next quiet. */
     __atomic_store_n(&s->epoch, e + 1, __ATOMIC_SEQ_CST);
-    MPI_Win_flush_all(s->win);
+    /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0 (ch4:ucx)
+     * and Open MPI's osc/ucx can return from flush_all before large
+     * transfers finish once the window has seen a per-target flush_local
+     * (test/rma shows it).  MPI_Win_flush(pe) is reliable. */
+    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
+        if (__atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) == e)
+            MPI_Win_flush(pe, s->win);
 }
 
 void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe)
