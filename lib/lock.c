@@ -30,12 +30,19 @@ static uint64_t amo(const char *fn, int op, long *lock, uint64_t v, uint64_t con
 }
 
 /* Make this PE's node "waiting, no successor" before it becomes visible in
- * the queue.  Fetching AMOs: the update must be complete at our word before
- * a successor can write its number into it. */
+ * the queue.  Lock words see only compare-and-swap, fetch and add, the
+ * atomics MPIs implement natively; bitwise accumulates may take a slower
+ * target-side path. */
 static void reset_node(const char *fn, long *lock, int me)
 {
-    amo(fn, MPISHMEM_AMO_AND, lock, ~LOW_MASK, 0, me);
-    amo(fn, MPISHMEM_AMO_OR, lock, WAIT_BIT, 0, me);
+    uint64_t old = amo(fn, MPISHMEM_AMO_FETCH, lock, 0, 0, me);
+    for (;;) {
+        uint64_t want = (old & ~LOW_MASK) | WAIT_BIT;
+        uint64_t got = amo(fn, MPISHMEM_AMO_CSWAP, lock, want, old, me);
+        if (got == old)
+            return;
+        old = got;
+    }
 }
 
 /* Replace the tail with `me1` if the current tail satisfies want_free
@@ -80,7 +87,8 @@ void shmem_set_lock(long *lock)
     reset_node("shmem_set_lock", lock, me);
     uint64_t pred1 = swap_tail("shmem_set_lock", lock, (uint64_t)me + 1, 0);
     if (pred1 != 0) {
-        amo("shmem_set_lock", MPISHMEM_AMO_OR, lock, ((uint64_t)me + 1) << 1, 0,
+        /* The predecessor's next field is 0 until we fill it: add == or. */
+        amo("shmem_set_lock", MPISHMEM_AMO_ADD, lock, ((uint64_t)me + 1) << 1, 0,
             (int)pred1 - 1);
         wait_local(lock, WAIT_BIT, 0);
     }
@@ -120,5 +128,6 @@ void shmem_clear_lock(long *lock)
         /* A PE is enqueueing behind us: wait until it names itself. */
         next1 = (wait_local(lock, NEXT_MASK, 1) & NEXT_MASK) >> 1;
     }
-    amo("shmem_clear_lock", MPISHMEM_AMO_AND, lock, ~WAIT_BIT, 0, (int)next1 - 1);
+    /* The successor's wait bit is set until we clear it: subtract it. */
+    amo("shmem_clear_lock", MPISHMEM_AMO_ADD, lock, (uint64_t)0 - WAIT_BIT, 0, (int)next1 - 1);
 }
