@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "amo_path.h"
+#include "../lib/runtime.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
  * locally, so operands must outlive the caller's stack frame. */
@@ -58,4 +59,11 @@ void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
         MPI_Win_flush_local(pe, s->win);
     else
         mpishmem_segment_mark(s, pe);
+    /* A PE polling its own memory with AMOs must still serve AMOs aimed at
+     * it: Open MPI completes an atomic on the caller's own window without
+     * progressing incoming operations, and a lock or flag loop would hang. */
+    if (pe == mpishmem_rt.my_pe) {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
+    }
 }

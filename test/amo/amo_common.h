@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "shmem_check.h"
 
 static struct {
@@ -68,6 +69,32 @@ static inline long amo_env_long(const char *name, long def)
         return def;
     long v = strtol(s, NULL, 10);
     return v > 0 ? v : def;
+}
+
+/* Hang detector for polling loops: a wait that should end within
+ * milliseconds is reported as "no progress" after AMO_HANG_SECONDS instead
+ * of blocking the whole job until the launcher kills it.  This bounds a
+ * hang; it is not a performance check. */
+#define AMO_HANG_SECONDS 5
+typedef struct {
+    struct timespec t0;
+    unsigned long polls;
+} amo_watch_t;
+
+static inline void amo_watch_start(amo_watch_t *w)
+{
+    clock_gettime(CLOCK_MONOTONIC, &w->t0);
+    w->polls = 0;
+}
+
+/* Call once per poll; true when the wait has made no progress for long. */
+static inline int amo_watch_expired(amo_watch_t *w)
+{
+    if (++w->polls % 256 != 0)
+        return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec - w->t0.tv_sec > AMO_HANG_SECONDS;
 }
 
 /* The C11 macros of <shmem.h> expand the type tables, and a test that
