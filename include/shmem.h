@@ -76,6 +76,12 @@ extern struct mpishmem_ctx mpishmem_ctx_default_object;
 #define SHMEM_CTX_DEFAULT ((shmem_ctx_t)&mpishmem_ctx_default_object)
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
+/* Team configuration (shmem_team_split_*, shmem_team_get_config). */
+typedef struct {
+    int num_contexts;    /* contexts the team expects to create */
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+
 #if defined(__GNUC__)
 #define MPISHMEM_NORETURN __attribute__((noreturn))
 #else
@@ -254,6 +260,12 @@ void(shmem_wait_until)(long *ivar, int cmp, long cmp_value);
 
 /* ---- Atomics, signals and locks ------------------------------------------ */
 #include <mpishmem/atomics.h>
+
+/* ---- Teams, collectives, contexts, memory spaces -------------------------- */
+#include <mpishmem/teams.h>
+#include <mpishmem/collectives.h>
+#include <mpishmem/contexts.h>
+#include <mpishmem/spaces.h>
 
 #ifdef __cplusplus
 } /* extern "C" */

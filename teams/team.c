@@ -1,5 +1,5 @@
 /*
- * mpishmem: the predefined teams.
+ * mpishmem: team objects and their registry.
  *
  * SHMEM_TEAM_SHARED holds exactly the PEs whose symmetric heap this PE can
  * load and store, so it agrees with shmem_ptr: the node's PEs, or only this
@@ -14,37 +14,152 @@
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
 
+/* Live teams, newest first.  Team creation is rare and collective, so a
+ * list is enough; validation walks it only in debug and is_valid paths. */
+static struct mpishmem_team *live_head;
+
+static void registry_add(struct mpishmem_team *t)
+{
+    t->prev_live = NULL;
+    t->next_live = live_head;
+    if (live_head)
+        live_head->prev_live = t;
+    live_head = t;
+}
+
+static void registry_remove(struct mpishmem_team *t)
+{
+    if (t->prev_live)
+        t->prev_live->next_live = t->next_live;
+    else if (live_head == t)
+        live_head = t->next_live;
+    if (t->next_live)
+        t->next_live->prev_live = t->prev_live;
+    t->prev_live = t->next_live = NULL;
+}
+
+int mpishmem_team_is_live(shmem_team_t team)
+{
+    for (struct mpishmem_team *t = live_head; t; t = t->next_live)
+        if (t == team)
+            return 1;
+    return 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Fill my_pe, n_pes and the PE maps of t from t->comm. */
 static int team_setup(struct mpishmem_team *t, MPI_Comm comm)
 {
     t->comm = comm;
     MPI_Comm_rank(comm, &t->my_pe);
     MPI_Comm_size(comm, &t->n_pes);
-    t->world_pe = malloc((size_t)t->n_pes * sizeof *t->world_pe);
-    if (t->world_pe == NULL)
-        return MPI_ERR_NO_MEM;
-    /* Ranks 0..n-1 of comm, translated to the world group. */
-    int *ranks = malloc((size_t)t->n_pes * sizeof *ranks);
-    if (ranks == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < t->n_pes; i++)
-        ranks[i] = i;
+    size_t n = (size_t)t->n_pes;
+    t->world_pe = malloc(n * sizeof(int));
+    t->sorted_world = malloc(n * sizeof(int));
+    t->sorted_team = malloc(n * sizeof(int));
+    int *ranks = malloc(n * sizeof(int));
+    int *pairs = malloc(2 * n * sizeof(int));
+    int rc = MPI_SUCCESS;
+    if (!t->world_pe || !t->sorted_world || !t->sorted_team || !ranks || !pairs) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        ranks[i] = (int)i;
     MPI_Group g, wg;
     MPI_Comm_group(comm, &g);
     MPI_Comm_group(mpishmem_rt.world, &wg);
     MPI_Group_translate_ranks(g, t->n_pes, ranks, wg, t->world_pe);
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
+    for (size_t i = 0; i < n; i++) {
+        pairs[2 * i] = t->world_pe[i];
+        pairs[2 * i + 1] = (int)i;
+    }
+    qsort(pairs, n, 2 * sizeof(int), cmp_pair);
+    for (size_t i = 0; i < n; i++) {
+        t->sorted_world[i] = pairs[2 * i];
+        t->sorted_team[i] = pairs[2 * i + 1];
+    }
+out:
     free(ranks);
-    return MPI_SUCCESS;
+    free(pairs);
+    return rc;
 }
 
 static void team_teardown(struct mpishmem_team *t)
 {
+    if (t->coll && t->coll_free)
+        t->coll_free(t->coll);
+    t->coll = NULL;
     if (t->comm != MPI_COMM_NULL)
         MPI_Comm_free(&t->comm);
     free(t->world_pe);
-    t->world_pe = NULL;
+    free(t->sorted_world);
+    free(t->sorted_team);
+    t->world_pe = t->sorted_world = t->sorted_team = NULL;
     t->n_pes = 0;
+}
+
+int mpishmem_team_pe_of_world(shmem_team_t team, int world)
+{
+    int lo = 0, hi = team->n_pes - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int w = team->sorted_world[mid];
+        if (w == world)
+            return team->sorted_team[mid];
+        if (w < world)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
+                                     const shmem_team_config_t *config, long config_mask)
+{
+    struct mpishmem_team *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    if (team_setup(t, comm) != MPI_SUCCESS) {
+        team_teardown(t);
+        free(t);
+        return NULL;
+    }
+    if (config != NULL && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) {
+        t->config.num_contexts = config->num_contexts;
+        t->config_mask |= SHMEM_TEAM_NUM_CONTEXTS;
+    }
+    t->parent = parent;
+    if (parent)
+        parent->n_children++;
+    registry_add(t);
+    return t;
+}
+
+void mpishmem_team_release(shmem_team_t team)
+{
+    registry_remove(team);
+    /* Its children now descend from its parent, so a space team still
+     * counts every team made from it, however indirectly. */
+    for (struct mpishmem_team *t = live_head; t; t = t->next_live)
+        if (t->parent == team) {
+            t->parent = team->parent;
+            team->n_children--;
+            if (team->parent)
+                team->parent->n_children++;
+        }
+    if (team->parent)
+        team->parent->n_children--;
+    team_teardown(team);
+    free(team);
 }
 
 int mpishmem_teams_init(void)
@@ -55,14 +170,32 @@ int mpishmem_teams_init(void)
         MPI_Comm_dup(mpishmem_rt.node, &shared);
     else
         MPI_Comm_dup(MPI_COMM_SELF, &shared);
+    live_head = NULL;
     int rc = team_setup(&mpishmem_team_world_object, world);
     if (rc == MPI_SUCCESS)
         rc = team_setup(&mpishmem_team_shared_object, shared);
+    mpishmem_team_world_object.predefined = 1;
+    mpishmem_team_shared_object.predefined = 1;
+    mpishmem_team_shared_object.parent = &mpishmem_team_world_object;
+    registry_add(&mpishmem_team_world_object);
+    registry_add(&mpishmem_team_shared_object);
     return rc;
 }
 
 void mpishmem_teams_finalize(void)
 {
+    /* Teams the user did not destroy: children before parents (newest
+     * first is a valid order, since a parent is older than its child). */
+    struct mpishmem_team *t = live_head;
+    while (t) {
+        struct mpishmem_team *next = t->next_live;
+        if (!t->predefined)
+            mpishmem_team_release(t);
+        t = next;
+    }
+    registry_remove(&mpishmem_team_shared_object);
+    registry_remove(&mpishmem_team_world_object);
     team_teardown(&mpishmem_team_shared_object);
     team_teardown(&mpishmem_team_world_object);
+    live_head = NULL;
 }

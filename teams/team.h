@@ -2,6 +2,10 @@
  * mpishmem: team objects.  A team is a group of PEs backed by an MPI
  * communicator; team PE numbers are ranks in that communicator.
  *
+ * Every live team (predefined or created) is on one registry list, so a
+ * handle can be validated (shmem_team_is_valid, SHMEM_DEBUG checks) and
+ * everything still live can be released at shmem_finalize.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef MPISHMEM_TEAM_H
@@ -15,11 +19,35 @@ struct mpishmem_team {
     int my_pe;           /* rank of this PE in comm */
     int n_pes;
     int *world_pe;       /* [n_pes] team PE -> world PE */
+    int *sorted_world;   /* [n_pes] world PEs, ascending, for world -> team lookup */
+    int *sorted_team;    /* [n_pes] team PE of sorted_world[i] */
+    int predefined;      /* WORLD, SHARED, space teams: never destroyed by the user */
+    shmem_team_config_t config;
+    long config_mask;
+    struct mpishmem_team *parent;  /* team this one was split from, or NULL */
+    int n_children;      /* live teams split from this one */
+    int n_contexts;      /* live contexts created from this team */
+    void *coll;          /* state owned by the collectives layer (lazily made) */
+    void (*coll_free)(void *coll);
+    struct mpishmem_team *prev_live, *next_live;
 };
 
 /* Build SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (collective over the world). */
 int mpishmem_teams_init(void);
+/* Free every team still live, predefined ones last. */
 void mpishmem_teams_finalize(void);
+
+/* Make a team over `comm`, which the team takes over (freed on destroy).
+ * parent may be NULL.  Local: the caller has done the collective part.
+ * Returns NULL when out of memory. */
+shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
+                                     const shmem_team_config_t *config, long config_mask);
+/* Release a team made by mpishmem_team_from_comm (local). */
+void mpishmem_team_release(shmem_team_t team);
+
+/* Is `team` a live team handle?  O(number of live teams); debug paths and
+ * shmem_team_is_valid only. */
+int mpishmem_team_is_live(shmem_team_t team);
 
 /* World PE number of team PE `pe`, or -1 if pe is not in the team. */
 static inline int mpishmem_team_world_pe(shmem_team_t team, int pe)
@@ -28,5 +56,11 @@ static inline int mpishmem_team_world_pe(shmem_team_t team, int pe)
         return -1;
     return team->world_pe[pe];
 }
+
+/* Team PE number of world PE `world`, or -1 if it is not a member. O(log n). */
+int mpishmem_team_pe_of_world(shmem_team_t team, int world);
+
+/* SHMEM_DEBUG: stop unless `team` is a live team handle. */
+void mpishmem_check_team(const char *routine, shmem_team_t team);
 
 #endif

@@ -1,0 +1,86 @@
+/*
+ * mpishmem: team queries, PE translation, configuration and destruction.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "team.h"
+#include "../lib/error.h"
+
+void mpishmem_check_team(const char *routine, shmem_team_t team)
+{
+    mpishmem_check_running(routine);
+    if (team == SHMEM_TEAM_INVALID)
+        mpishmem_fatal(routine, "team is SHMEM_TEAM_INVALID");
+    if (!mpishmem_team_is_live(team))
+        mpishmem_fatal(routine, "team handle %p is not a live team (destroyed, or never "
+                       "created)", (void *)team);
+}
+
+int shmem_team_my_pe(shmem_team_t team)
+{
+    if (MPISHMEM_DEBUG_ON && team != SHMEM_TEAM_INVALID)
+        mpishmem_check_team("shmem_team_my_pe", team);
+    return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
+}
+
+int shmem_team_n_pes(shmem_team_t team)
+{
+    if (MPISHMEM_DEBUG_ON && team != SHMEM_TEAM_INVALID)
+        mpishmem_check_team("shmem_team_n_pes", team);
+    return team == SHMEM_TEAM_INVALID ? -1 : team->n_pes;
+}
+
+int shmem_team_is_valid(shmem_team_t team)
+{
+    return team != SHMEM_TEAM_INVALID && mpishmem_rt.state == MPISHMEM_RUNNING &&
+           mpishmem_team_is_live(team);
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
+{
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    if (MPISHMEM_DEBUG_ON) {
+        mpishmem_check_team("shmem_team_get_config", team);
+        if (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS)
+            mpishmem_fatal("shmem_team_get_config", "config_mask 0x%lx has unknown bits",
+                           config_mask);
+    }
+    if (config == NULL)
+        return config_mask == 0 ? 0 : -1;
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = team->config.num_contexts;
+    return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID)
+        return -1;
+    if (MPISHMEM_DEBUG_ON) {
+        mpishmem_check_team("shmem_team_translate_pe", src_team);
+        mpishmem_check_team("shmem_team_translate_pe", dest_team);
+    }
+    int world = mpishmem_team_world_pe(src_team, src_pe);
+    if (world < 0)
+        return -1;
+    if (dest_team == SHMEM_TEAM_WORLD)
+        return world;
+    return mpishmem_team_pe_of_world(dest_team, world);
+}
+
+void shmem_team_destroy(shmem_team_t team)
+{
+    if (team == SHMEM_TEAM_INVALID)
+        return;
+    mpishmem_check_team("shmem_team_destroy", team);
+    if (team->predefined)
+        mpishmem_fatal("shmem_team_destroy", "%s is a predefined team and cannot be destroyed",
+                       team == SHMEM_TEAM_WORLD    ? "SHMEM_TEAM_WORLD"
+                       : team == SHMEM_TEAM_SHARED ? "SHMEM_TEAM_SHARED"
+                                                   : "the team");
+    if (team->n_contexts > 0)
+        mpishmem_fatal("shmem_team_destroy", "%d context(s) created from this team are "
+                       "still live; destroy them first", team->n_contexts);
+    mpishmem_team_release(team);
+}
