@@ -3,50 +3,8 @@
 # non-zero status and the library's message on stderr.
 #   debug_errors.sh PATH/TO/debug_errors
 # Environment from meson: LAUNCH (the test launcher).
-prog=${1:?usage: debug_errors.sh PROGRAM}
-: "${LAUNCH:?LAUNCH must name the test launcher}"
-
-# A run that hangs is killed by the launcher and counted as a failure.
-export MPISHMEM_TEST_TIMEOUT=60
-# Small heap: quick start-up, and the *_past_heap cases rely on it.
-export SHMEM_SYMMETRIC_SIZE=1M
-unset SHMEM_DEBUG SMA_DEBUG
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-runs=0
-
-# expect DEBUG SHM CASE TEXT...: run CASE with SHMEM_DEBUG=DEBUG and
-# MPISHMEM_SHM=SHM on 2 PEs; every TEXT must appear in stderr.
-expect()
-{
-    debug=$1 shm=$2 case=$3
-    shift 3
-    label="$case (SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm)"
-    runs=$((runs + 1))
-    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm "$LAUNCH" 2 "$prog" "$case" \
-        >"$tmp/out" 2>"$tmp/err"
-    status=$?
-    problem=
-    if [ "$status" -eq 0 ]; then
-        problem="exit status 0"
-    elif [ "$status" -eq 124 ]; then
-        problem="timed out"
-    fi
-    for text in "$@"; do
-        grep -F -q -e "$text" "$tmp/err" || problem="${problem:+$problem; }no '$text' in stderr"
-    done
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL: $label: $problem (status $status)"
-        echo "---- stdout"; cat "$tmp/out"
-        echo "---- stderr"; head -n 40 "$tmp/err"
-        echo "----"
-    else
-        echo "ok:   $label"
-    fi
-}
+. "${MESON_SOURCE_ROOT:?}/test/harness/expect_fail.sh"
+expect_fail_init "$1"
 
 # RMA misuses are checked on both data paths.
 for shm in 1 0; do
@@ -97,5 +55,4 @@ expect 1 1 free_interior "mpishmem: shmem_free: " "was not returned by shmem_mal
 expect 1 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
 expect 0 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
 
-echo "$failures of $runs runs failed"
-[ "$failures" -eq 0 ]
+expect_fail_done

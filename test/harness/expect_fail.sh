@@ -1,0 +1,53 @@
+# Shared by the misuse scripts: run a program that misuses the library and
+# check that the job stops with a non-zero status and the library's message.
+#   . "$MESON_SOURCE_ROOT/test/harness/expect_fail.sh"
+#   expect_fail_init PROGRAM
+#   expect DEBUG SHM CASE TEXT...     # 2 PEs; every TEXT must be on stderr
+#   EXPECT_NP=3 expect ...            # another PE count
+#   expect_fail_done                  # prints the summary; returns non-zero on failure
+# Environment from meson: LAUNCH (the test launcher).
+
+expect_fail_init()
+{
+    expect_prog=${1:?usage: expect_fail_init PROGRAM}
+    : "${LAUNCH:?LAUNCH must name the test launcher}"
+    export MPISHMEM_TEST_TIMEOUT=${MPISHMEM_TEST_TIMEOUT:-60} # a hang is a failure
+    export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1M}
+    unset SHMEM_DEBUG SMA_DEBUG
+    expect_tmp=$(mktemp -d) || exit 1
+    trap 'rm -rf "$expect_tmp"' EXIT
+    expect_failures=0
+    expect_runs=0
+}
+
+expect()
+{
+    debug=$1 shm=$2 case=$3
+    shift 3
+    label="$case (SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm)"
+    expect_runs=$((expect_runs + 1))
+    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm "$LAUNCH" "${EXPECT_NP:-2}" "$expect_prog" "$case" \
+        >"$expect_tmp/out" 2>"$expect_tmp/err"
+    status=$?
+    problem=
+    [ "$status" -eq 0 ] && problem="exit status 0"
+    [ "$status" -eq 124 ] && problem="timed out"
+    for text in "$@"; do
+        grep -F -q -e "$text" "$expect_tmp/err" || problem="${problem:+$problem; }no '$text' in stderr"
+    done
+    if [ -n "$problem" ]; then
+        expect_failures=$((expect_failures + 1))
+        echo "FAIL: $label: $problem (status $status)"
+        echo "---- stdout"; cat "$expect_tmp/out"
+        echo "---- stderr"; head -n 40 "$expect_tmp/err"
+        echo "----"
+    else
+        echo "ok:   $label"
+    fi
+}
+
+expect_fail_done()
+{
+    echo "$expect_failures of $expect_runs runs failed"
+    [ "$expect_failures" -eq 0 ]
+}
