@@ -1,12 +1,295 @@
 /*
- * mpishmem: the default context.  Every RMA routine takes a context; the
- * default one addresses PEs by their world number.
+ * mpishmem: communication contexts and sessions.
+ *
+ * The default context addresses world PEs on lane 0.  A created context
+ * takes the least-used extra lane (MPISHMEM_CTX_LANES of them, see
+ * mpi_backend/segment.h), so its quiet flushes only its own window handle:
+ * threads with private contexts complete independently.  When there are
+ * more contexts than lanes, contexts share lanes: still correct, but a
+ * quiet may then also wait for a lane-mate's transfers.  Creation fails
+ * (nonzero, no crash) only when memory runs out or a team's
+ * SHMEM_TEAM_NUM_CONTEXTS budget is used up.
+ *
+ * Contexts are on a registry (for team destruction and finalize); it and
+ * the lane counts are the only shared state, guarded by one mutex that
+ * the data path never takes.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <shmem.h>
 #include "context.h"
+#include "error.h"
+#include "runtime.h"
+#include "../mpi_backend/progress.h"
+#include "../mpi_backend/segment.h"
+#include "../teams/team.h"
 
 struct mpishmem_ctx mpishmem_ctx_default_object = {
+    .magic = MPISHMEM_CTX_MAGIC,
+    .lane = 0,
+    .pe_map = NULL,
     .team = SHMEM_TEAM_WORLD,
-    .options = 0,
+    .session_total_ops = SIZE_MAX,
 };
+
+/* Staging for SHMEM_CTX_SESSION_BATCH (see mpishmem_batch_stage). */
+#define BATCH_BYTES ((size_t)256 << 10)
+struct mpishmem_batch {
+    size_t used;
+    _Alignas(16) char buf[BATCH_BYTES];
+};
+
+struct ctx_node {
+    struct mpishmem_ctx ctx; /* first: a shmem_ctx_t is a struct ctx_node * */
+    struct ctx_node *prev, *next;
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ctx_node *live;
+static int lane_users[MPISHMEM_MAX_LANES];
+
+void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx)
+{
+    if (ctx->magic == MPISHMEM_CTX_DEAD)
+        mpishmem_fatal(routine, "context %p was destroyed", (void *)ctx);
+    if (ctx->magic != MPISHMEM_CTX_MAGIC)
+        mpishmem_fatal(routine, "%p is not a context handle", (void *)ctx);
+    if ((ctx->options & SHMEM_CTX_PRIVATE) && !pthread_equal(ctx->owner, pthread_self()))
+        mpishmem_fatal(routine, "context %p was created SHMEM_CTX_PRIVATE by another thread",
+                       (void *)ctx);
+}
+
+void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    mpishmem_fatal(routine, "PE %d is out of range [0, %d) of the context's team", pe,
+                   ctx->n_pes);
+}
+
+void mpishmem_ctx_complete(shmem_ctx_t ctx)
+{
+    int amo = __atomic_exchange_n(&ctx->amo_pending, 0, __ATOMIC_RELAXED);
+    mpishmem_complete_lane(ctx->lane, amo || ctx->lane == 0);
+    if (ctx->batch)
+        ctx->batch->used = 0;
+}
+
+const void *mpishmem_batch_stage(shmem_ctx_t ctx, const void *src, size_t n)
+{
+    struct mpishmem_batch *b = ctx->batch;
+    size_t at = (b->used + 15) & ~(size_t)15;
+    if (at + n > BATCH_BYTES) {
+        /* Full: complete what the staged copies feed, then reuse them. */
+        mpishmem_ctx_complete(ctx);
+        at = 0;
+    }
+    memcpy(b->buf + at, src, n);
+    b->used = at + n;
+    return b->buf + at;
+}
+
+/* Make a context for `team` (NULL: world numbering).  0 or nonzero. */
+static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_ctx_t *out)
+{
+    const long known = SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE;
+    if (options & ~known) {
+        if (MPISHMEM_DEBUG_ON)
+            mpishmem_fatal(routine, "options 0x%lx has unknown bits", options);
+        return -1;
+    }
+    struct ctx_node *n = calloc(1, sizeof *n);
+    if (n == NULL)
+        return -1;
+    struct mpishmem_ctx *c = &n->ctx;
+    c->magic = MPISHMEM_CTX_MAGIC;
+    c->options = options;
+    c->owner = pthread_self();
+    c->session_total_ops = SIZE_MAX;
+    c->team = team ? team : SHMEM_TEAM_WORLD;
+    c->from_team = team != NULL;
+    if (team && team != SHMEM_TEAM_WORLD) {
+        c->pe_map = team->world_pe;
+        c->n_pes = team->n_pes;
+    }
+    pthread_mutex_lock(&registry_lock);
+    if (team && (team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&
+        team->n_contexts >= team->config.num_contexts) {
+        pthread_mutex_unlock(&registry_lock);
+        free(n);
+        return -1;
+    }
+    /* The least-used extra lane; lane 0 when there are none. */
+    int best = 0;
+    for (int k = 1; k <= mpishmem_rt.ctx_lanes; k++)
+        if (best == 0 || lane_users[k] < lane_users[best])
+            best = k;
+    c->lane = best;
+    lane_users[best]++;
+    c->team->n_contexts++;
+    n->next = live;
+    if (live)
+        live->prev = n;
+    live = n;
+    pthread_mutex_unlock(&registry_lock);
+    *out = c;
+    return 0;
+}
+
+static void ctx_free(shmem_ctx_t ctx)
+{
+    struct ctx_node *n = (struct ctx_node *)ctx;
+    mpishmem_ctx_complete(ctx);
+    pthread_mutex_lock(&registry_lock);
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        live = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    lane_users[ctx->lane]--;
+    ctx->team->n_contexts--;
+    pthread_mutex_unlock(&registry_lock);
+    free(ctx->batch);
+    if (MPISHMEM_DEBUG_ON) {
+        /* Keep the memory, so later use is reported, not undefined. */
+        ctx->magic = MPISHMEM_CTX_DEAD;
+        ctx->batch = NULL;
+        return;
+    }
+    free(n);
+}
+
+int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    mpishmem_check_running("shmem_ctx_create");
+    return ctx_new("shmem_ctx_create", NULL, options, ctx);
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    static const char routine[] = "shmem_team_create_ctx";
+    mpishmem_check_running(routine);
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_check_team(routine, team);
+    /* Collective: all members succeed or all fail, with a team sync on
+     * entry and exit (the agreement below is both). */
+    shmem_ctx_t made = SHMEM_CTX_INVALID;
+    int ok = ctx_new(routine, team, options, &made) == 0, all = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_LAND, team->comm, &req);
+    mpishmem_wait_request(&req);
+    if (!all) {
+        if (ok)
+            ctx_free(made);
+        return -1;
+    }
+    *ctx = made;
+    return 0;
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    static const char routine[] = "shmem_ctx_destroy";
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    mpishmem_check_running(routine);
+    if (ctx == SHMEM_CTX_DEFAULT)
+        mpishmem_fatal(routine, "SHMEM_CTX_DEFAULT cannot be destroyed");
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_check_ctx(routine, ctx);
+    ctx_free(ctx);
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    if (team == NULL)
+        return -1;
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_check_ctx("shmem_ctx_get_team", ctx);
+    *team = ctx->team;
+    return 0;
+}
+
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config, long config_mask)
+{
+    static const char routine[] = "shmem_ctx_session_start";
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (MPISHMEM_DEBUG_ON) {
+        mpishmem_check_running(routine);
+        mpishmem_check_ctx(routine, ctx);
+        if (options & ~(SHMEM_CTX_SESSION_BATCH | SHMEM_CTX_SESSION_SAME_AMO))
+            mpishmem_fatal(routine, "options 0x%lx has unknown bits", options);
+        if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
+            mpishmem_fatal(routine, "config_mask 0x%lx has unknown bits", config_mask);
+    }
+    ctx->session_options |= options;
+    if (config && (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS))
+        ctx->session_total_ops = config->total_ops;
+    /* Batching stages puts in a per-context buffer, so only a context one
+     * thread at a time uses may batch. */
+    int single_user = (ctx->options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) ||
+                      mpishmem_rt.thread_level != SHMEM_THREAD_MULTIPLE;
+    if ((ctx->session_options & SHMEM_CTX_SESSION_BATCH) && single_user && !ctx->batch) {
+        ctx->batch = malloc(sizeof *ctx->batch);
+        if (ctx->batch)
+            ctx->batch->used = 0;
+    }
+}
+
+void shmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (MPISHMEM_DEBUG_ON) {
+        mpishmem_check_running("shmem_ctx_session_stop");
+        mpishmem_check_ctx("shmem_ctx_session_stop", ctx);
+    }
+    if (ctx->batch) {
+        /* Staged sources must be complete before the buffer goes away. */
+        mpishmem_ctx_complete(ctx);
+        free(ctx->batch);
+        ctx->batch = NULL;
+    }
+    ctx->session_options = 0;
+    ctx->session_total_ops = SIZE_MAX;
+}
+
+void mpishmem_ctx_release_team(shmem_team_t team)
+{
+    /* Shareable contexts of a dying team die with it; a private one must
+     * be destroyed by its thread first. */
+    pthread_mutex_lock(&registry_lock);
+    struct ctx_node *n = live;
+    pthread_mutex_unlock(&registry_lock);
+    while (n) {
+        struct ctx_node *next = n->next;
+        if (n->ctx.team == team) {
+            if (n->ctx.options & SHMEM_CTX_PRIVATE)
+                mpishmem_fatal("shmem_team_destroy", "a SHMEM_CTX_PRIVATE context created from "
+                               "this team is still live; its thread must destroy it first");
+            ctx_free(&n->ctx);
+        }
+        n = next;
+    }
+}
+
+void mpishmem_contexts_finalize(void)
+{
+    while (live)
+        ctx_free(&live->ctx);
+    if (mpishmem_ctx_default_object.batch) {
+        free(mpishmem_ctx_default_object.batch);
+        mpishmem_ctx_default_object.batch = NULL;
+    }
+    mpishmem_ctx_default_object.session_options = 0;
+}

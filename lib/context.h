@@ -1,16 +1,48 @@
 /*
  * mpishmem: context objects.
  *
+ * A context carries the team its PE numbers are relative to (pe_map is
+ * that team's team -> world table, NULL for the world) and the lane it
+ * issues MPI operations on (mpi_backend/segment.h): lane 0 for the default
+ * context, one of the extra lanes for created contexts, so that quiet on
+ * one context does not wait for another's transfers.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef MPISHMEM_CONTEXT_H
 #define MPISHMEM_CONTEXT_H
 
+#include <pthread.h>
+#include <stddef.h>
 #include <shmem.h>
 
+#define MPISHMEM_CTX_MAGIC 0x6374784cu      /* "ctxL": a live context */
+#define MPISHMEM_CTX_DEAD 0xdeadc7c7u       /* destroyed (kept in debug mode) */
+
 struct mpishmem_ctx {
+    unsigned magic;
+    int lane;            /* lane of every segment this context uses */
+    const int *pe_map;   /* team PE -> world PE, or NULL (world numbering) */
+    int n_pes;           /* PEs addressable through this context */
+    int amo_pending;     /* issued MPI AMOs (lane 0) since its last quiet */
     shmem_team_t team;   /* PE numbers passed with this context are in this team */
     long options;        /* SHMEM_CTX_* creation options */
+    int from_team;       /* made by shmem_team_create_ctx */
+    pthread_t owner;     /* creating thread (SHMEM_CTX_PRIVATE checks) */
+    long session_options;
+    size_t session_total_ops;
+    struct mpishmem_batch *batch; /* SHMEM_CTX_SESSION_BATCH staging, or NULL */
 };
+
+/* SHMEM_DEBUG: stop unless ctx is live and usable by this thread. */
+void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx);
+
+/* Complete every operation issued through ctx (its quiet). */
+void mpishmem_ctx_complete(shmem_ctx_t ctx);
+
+/* shmem_team_destroy: destroy the team's shareable contexts (quiet first). */
+void mpishmem_ctx_release_team(shmem_team_t team);
+/* shmem_finalize: destroy every context still live. */
+void mpishmem_contexts_finalize(void);
 
 #endif

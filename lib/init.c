@@ -18,6 +18,7 @@
 #include "../mpi_backend/progress.h"
 #include "../spaces/heap.h"
 #include "../teams/team.h"
+#include "context.h"
 
 mpishmem_runtime_t mpishmem_rt = {
     .state = MPISHMEM_NOT_INITIALIZED,
@@ -97,6 +98,7 @@ static void start(int requested, int *provided)
     mpishmem_agree_settings(&set);
     mpishmem_rt.debug = set.debug;
     mpishmem_rt.shm_enabled = set.shm;
+    mpishmem_rt.ctx_lanes = set.ctx_lanes;
 
     map_node();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -158,6 +160,7 @@ void shmem_finalize(void)
     if (mpishmem_rt.state != MPISHMEM_RUNNING)
         return; /* finalizing twice, or never initialized: nothing to do */
     shmem_barrier_all();
+    mpishmem_contexts_finalize();
     mpishmem_teams_finalize();
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);

@@ -19,7 +19,10 @@ typedef struct mpishmem_settings {
     int yield;                   /* 1, 0, or -1 for "decide from the node" */
     int print_version;
     int print_info;
+    int ctx_lanes;               /* extra windows per segment for contexts */
 } mpishmem_settings_t;
+
+#define MPISHMEM_DEFAULT_CTX_LANES 4
 
 /* Parse every variable; a malformed value stops the job with a message
  * naming the variable and its value. */

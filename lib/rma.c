@@ -76,9 +76,9 @@
     void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe)                      \
     { PUT(ctx, dest, &value, sizeof(T), pe, 1); }                                          \
     T shmem_##N##_g(const T *src, int pe)                                                  \
-    { T v; GET(SHMEM_CTX_DEFAULT, &v, src, sizeof(T), pe, 1); return v; }                  \
+    { T v = 0; GET(SHMEM_CTX_DEFAULT, &v, src, sizeof(T), pe, 1); return v; }                  \
     T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *src, int pe)                             \
-    { T v; GET(ctx, &v, src, sizeof(T), pe, 1); return v; }
+    { T v = 0; GET(ctx, &v, src, sizeof(T), pe, 1); return v; }  /* 0 for SHMEM_CTX_INVALID */
 MPISHMEM_RMA_TYPES(DEFINE_RMA_TYPED, _)
 
 /* Sized routines: put8 ... put128 move elements of 1 ... 16 bytes. */

@@ -23,6 +23,7 @@ typedef struct mpishmem_runtime {
     int shm_enabled;       /* MPISHMEM_SHM: use load/store for on-node peers */
     int yield;             /* give up the CPU while polling (oversubscribed) */
     int thread_level;      /* level provided to the user */
+    int ctx_lanes;         /* MPISHMEM_CTX_LANES: windows per segment beyond lane 0 */
     int we_initialized_mpi;
     MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD */
     MPI_Comm node;         /* PEs that can share memory with this one */

@@ -14,6 +14,7 @@
 #include "init_internal.h"
 #include "runtime.h"
 #include "../mpi_backend/quirks.h"
+#include "../mpi_backend/segment.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
 static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};
@@ -21,6 +22,21 @@ static const char *const version_vars[] = {"SHMEM_VERSION", "SMA_VERSION", NULL}
 static const char *const info_vars[] = {"SHMEM_INFO", "SMA_INFO", NULL};
 static const char *const shm_vars[] = {"MPISHMEM_SHM", NULL};
 static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
+static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
+
+/* MPISHMEM_CTX_LANES: an integer in [0, MPISHMEM_MAX_LANES - 1]. */
+static int read_lanes(void)
+{
+    const char *v = mpishmem_getenv_first(lanes_vars, NULL);
+    if (v == NULL || *v == '\0')
+        return MPISHMEM_DEFAULT_CTX_LANES;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end != '\0' || n < 0 || n > MPISHMEM_MAX_LANES - 1)
+        mpishmem_fatal("shmem_init", "MPISHMEM_CTX_LANES='%s' is not an integer in [0, %d]", v,
+                       MPISHMEM_MAX_LANES - 1);
+    return (int)n;
+}
 
 /* A boolean variable: default when unset, fatal when malformed. */
 static int read_bool(const char *const *names, int dflt)
@@ -65,16 +81,20 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->yield = (y == NULL || *y == '\0') ? -1 : read_bool(yield_vars, 0);
     set->print_version = read_flag(version_vars);
     set->print_info = read_flag(info_vars);
+    set->ctx_lanes = read_lanes();
 }
 
 void mpishmem_agree_settings(const mpishmem_settings_t *set)
 {
-    unsigned long long mine[3] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm};
-    unsigned long long lo[3], hi[3];
-    static const char *const what[3] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM"};
-    MPI_Allreduce(mine, lo, 3, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
-    MPI_Allreduce(mine, hi, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
-    for (int i = 0; i < 3; i++)
+    enum { N = 4 };
+    unsigned long long mine[N] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm,
+                                  (unsigned)set->ctx_lanes};
+    unsigned long long lo[N], hi[N];
+    static const char *const what[N] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM",
+                                        "MPISHMEM_CTX_LANES"};
+    MPI_Allreduce(mine, lo, N, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
+    MPI_Allreduce(mine, hi, N, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
+    for (int i = 0; i < N; i++)
         if (lo[i] != hi[i])
             mpishmem_fatal("shmem_init", "%s must be the same on every PE, but values "
                            "range from %llu to %llu (this PE: %llu)", what[i], lo[i],
@@ -98,8 +118,11 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "traffic through MPI RMA [%d]\n"
                "  MPISHMEM_YIELD        yield the CPU while waiting; unset: only when PEs "
                "outnumber cores [%d]\n"
+               "  MPISHMEM_CTX_LANES    extra MPI windows per segment, so contexts complete "
+               "independently [%d]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
-               set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield);
+               set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield,
+               set->ctx_lanes);
         const char *quirk = mpishmem_quirks_applied();
         if (quirk)
             printf("mpishmem: MPI workaround in effect: %s\n", quirk);

@@ -22,9 +22,11 @@ static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
                        sig_op);
     mpishmem_put_bytes(routine, ctx, dest, src, bytes, pe, 0);
     if (bytes > 0 && ctx != SHMEM_CTX_INVALID) {
+        /* put_bytes validated pe; the signal must not pass the data. */
+        int wpe = ctx->pe_map ? ctx->pe_map[pe] : pe;
         mpishmem_segment_t *s = mpishmem_segment_find(dest);
-        if (s->peer[pe] == NULL)
-            mpishmem_segment_flush_pe(s, pe);
+        if (s->peer[wpe] == NULL)
+            mpishmem_segment_flush_pe(s, ctx->lane, 0, wpe);
         else
             __atomic_thread_fence(__ATOMIC_RELEASE);
     }

@@ -44,7 +44,7 @@ void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
         /* set, add, and, or, xor: nothing to wait for. */
         MPI_Accumulate(stash_operand(value, size), 1, dt, pe, disp, 1, dt, mpi_op_of(op),
                        s->win);
-        mpishmem_segment_mark(s, pe);
+        mpishmem_lane_mark(&s->lanes[0], pe);
         return;
     }
     if (op == MPISHMEM_AMO_CSWAP)
@@ -58,7 +58,7 @@ void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
     if (blocking)
         MPI_Win_flush_local(pe, s->win);
     else
-        mpishmem_segment_mark(s, pe);
+        mpishmem_lane_mark(&s->lanes[0], pe);
     /* A PE polling its own memory with AMOs must still serve AMOs aimed at
      * it: Open MPI completes an atomic on the caller's own window without
      * progressing incoming operations, and a lock or flag loop would hang. */

@@ -71,8 +71,8 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
                                 size_t size, const void *value, const void *cond,
                                 void *result, int pe, int blocking)
 {
-    mpishmem_rma_enter(routine, ctx, pe);
-    if (MPISHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID)) {
+    pe = mpishmem_rma_enter(routine, ctx, pe);
+    if (MPISHMEM_UNLIKELY(pe < 0)) {
         if (result)
             memset(result, 0, size);
         return;
@@ -99,6 +99,10 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
         }
         return;
     }
+    /* Every MPI AMO goes through lane 0 (atomicity is per window); the
+     * context remembers to complete that lane too at its quiet. */
+    if (!__atomic_load_n(&ctx->amo_pending, __ATOMIC_RELAXED))
+        __atomic_store_n(&ctx->amo_pending, 1, __ATOMIC_RELAXED);
     mpishmem_amo_mpi(s, op, off, size, value, cond, result, pe, blocking);
 }
 

@@ -5,25 +5,24 @@
  */
 #include "rma_path.h"
 
-void mpishmem_mpi_put_bytes(mpishmem_segment_t *s, const void *src, size_t n, int pe,
-                            size_t off)
+void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off)
 {
     const char *p = src;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, s->win);
+        MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win);
         p += c;
         off += c;
         n -= c;
     }
 }
 
-void mpishmem_mpi_get_bytes(mpishmem_segment_t *s, void *dst, size_t n, int pe, size_t off)
+void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
     char *p = dst;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, s->win);
+        MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win);
         p += c;
         off += c;
         n -= c;
@@ -43,7 +42,7 @@ static MPI_Datatype strided_type(size_t count, size_t bsize, ptrdiff_t stride, s
     return vec;
 }
 
-void mpishmem_mpi_strided(mpishmem_segment_t *s, int is_put, char *local, size_t off,
+void mpishmem_mpi_strided(MPI_Win win, int is_put, char *local, size_t off,
                           ptrdiff_t tst, ptrdiff_t lst, size_t elem, size_t bsize,
                           size_t nblocks, int pe)
 {
@@ -53,9 +52,9 @@ void mpishmem_mpi_strided(mpishmem_segment_t *s, int is_put, char *local, size_t
             char *l = local + (ptrdiff_t)i * lst * (ptrdiff_t)elem;
             size_t o = off + (size_t)((ptrdiff_t)i * tst * (ptrdiff_t)elem);
             if (is_put)
-                mpishmem_mpi_put_bytes(s, l, bsize * elem, pe, o);
+                mpishmem_mpi_put_bytes(win, l, bsize * elem, pe, o);
             else
-                mpishmem_mpi_get_bytes(s, l, bsize * elem, pe, o);
+                mpishmem_mpi_get_bytes(win, l, bsize * elem, pe, o);
         }
         return;
     }
@@ -65,9 +64,9 @@ void mpishmem_mpi_strided(mpishmem_segment_t *s, int is_put, char *local, size_t
         MPI_Datatype ltype = strided_type(c, bsize, lst, elem);
         MPI_Datatype ttype = strided_type(c, bsize, tst, elem);
         if (is_put)
-            MPI_Put(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, s->win);
+            MPI_Put(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win);
         else
-            MPI_Get(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, s->win);
+            MPI_Get(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win);
         MPI_Type_free(&ltype);
         MPI_Type_free(&ttype);
         local += (ptrdiff_t)c * lst * (ptrdiff_t)elem;

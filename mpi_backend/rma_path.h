@@ -23,6 +23,7 @@
 #include <string.h>
 #include <shmem.h>
 #include "segment.h"
+#include "../lib/context.h"
 #include "../lib/error.h"
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
@@ -40,26 +41,43 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
     return s;
 }
 
-/* Argument checks shared by every RMA routine. */
-static inline void mpishmem_rma_enter(const char *routine, shmem_ctx_t ctx, int pe)
+void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+    __attribute__((noreturn, cold));
+
+/* Argument checks shared by every RMA and AMO routine.  Returns the world
+ * PE that `pe` names in ctx's team, or -1 for SHMEM_CTX_INVALID (whose
+ * operations do nothing, as the spec says). */
+static inline int mpishmem_rma_enter(const char *routine, shmem_ctx_t ctx, int pe)
 {
     if (MPISHMEM_DEBUG_ON) {
         mpishmem_check_running(routine);
-        if (ctx == SHMEM_CTX_INVALID)
-            mpishmem_fatal(routine, "context is SHMEM_CTX_INVALID");
+        if (ctx != SHMEM_CTX_INVALID)
+            mpishmem_check_ctx(routine, ctx);
     }
-    mpishmem_check_pe(routine, pe);
+    if (MPISHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        return -1;
+    if (MPISHMEM_LIKELY(ctx->pe_map == NULL)) {
+        mpishmem_check_pe(routine, pe);
+        return pe;
+    }
+    if (MPISHMEM_UNLIKELY((unsigned)pe >= (unsigned)ctx->n_pes))
+        mpishmem_fatal_ctx_pe(routine, ctx, pe);
+    return ctx->pe_map[pe];
 }
 
-void mpishmem_mpi_put_bytes(mpishmem_segment_t *s, const void *src, size_t n, int pe,
-                            size_t off);
-void mpishmem_mpi_get_bytes(mpishmem_segment_t *s, void *dst, size_t n, int pe, size_t off);
+/* SHMEM_CTX_SESSION_BATCH: stage a small blocking put so it needs no local
+ * completion wait (context.c).  Returns the staged copy of src. */
+#define MPISHMEM_BATCH_MAX_PUT 4096
+const void *mpishmem_batch_stage(shmem_ctx_t ctx, const void *src, size_t n);
+
+void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off);
+void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off);
 
 static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
                                       const void *src, size_t n, int pe, int blocking)
 {
-    mpishmem_rma_enter(routine, ctx, pe);
-    if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+    pe = mpishmem_rma_enter(routine, ctx, pe);
+    if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(pe < 0))
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, dest, n, pe);
     size_t off = (size_t)((char *)dest - s->base);
@@ -68,17 +86,22 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         memcpy(peer + off, src, n);
         return;
     }
-    mpishmem_mpi_put_bytes(s, src, n, pe, off);
+    mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
+    if (blocking && MPISHMEM_UNLIKELY(ctx->batch != NULL) && n <= MPISHMEM_BATCH_MAX_PUT) {
+        src = mpishmem_batch_stage(ctx, src, n);
+        blocking = 0;
+    }
+    mpishmem_mpi_put_bytes(l->win, src, n, pe, off);
     if (blocking)
-        MPI_Win_flush_local(pe, s->win);
-    mpishmem_segment_mark(s, pe);
+        MPI_Win_flush_local(pe, l->win);
+    mpishmem_lane_mark(l, pe);
 }
 
 static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
                                       const void *src, size_t n, int pe, int blocking)
 {
-    mpishmem_rma_enter(routine, ctx, pe);
-    if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+    pe = mpishmem_rma_enter(routine, ctx, pe);
+    if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(pe < 0))
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, src, n, pe);
     size_t off = (size_t)((const char *)src - s->base);
@@ -87,20 +110,21 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         memcpy(dest, peer + off, n);
         return;
     }
+    mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
     if (blocking) {
-        if (mpishmem_segment_dirty(s, pe))
-            mpishmem_segment_flush_pe(s, pe);
-        mpishmem_mpi_get_bytes(s, dest, n, pe, off);
-        MPI_Win_flush_local(pe, s->win);
+        /* Observe this context's earlier puts and AMOs to pe. */
+        mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
+        mpishmem_mpi_get_bytes(l->win, dest, n, pe, off);
+        MPI_Win_flush_local(pe, l->win);
         return;
     }
-    mpishmem_mpi_get_bytes(s, dest, n, pe, off);
-    mpishmem_segment_mark(s, pe);
+    mpishmem_mpi_get_bytes(l->win, dest, n, pe, off);
+    mpishmem_lane_mark(l, pe);
 }
 
 /* Strided transfers: nblocks blocks of bsize elements of `elem` bytes; block
  * i starts at element i*tst of the target and i*lst of the local buffer. */
-void mpishmem_mpi_strided(mpishmem_segment_t *s, int is_put, char *local, size_t off,
+void mpishmem_mpi_strided(MPI_Win win, int is_put, char *local, size_t off,
                           ptrdiff_t tst, ptrdiff_t lst, size_t elem, size_t bsize,
                           size_t nblocks, int pe);
 
@@ -108,11 +132,11 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
                                     char *target, char *local, ptrdiff_t tst, ptrdiff_t lst,
                                     size_t elem, size_t bsize, size_t nblocks, int pe)
 {
-    mpishmem_rma_enter(routine, ctx, pe);
+    pe = mpishmem_rma_enter(routine, ctx, pe);
     if (MPISHMEM_DEBUG_ON && (tst < 1 || lst < 1))
         mpishmem_fatal(routine, "strides must be >= 1 (dest stride %td, source stride %td)",
                        is_put ? tst : lst, is_put ? lst : tst);
-    if (MPISHMEM_UNLIKELY(bsize == 0 || nblocks == 0) || ctx == SHMEM_CTX_INVALID)
+    if (MPISHMEM_UNLIKELY(bsize == 0 || nblocks == 0) || pe < 0)
         return;
     /* Extent touched on the target, for the segment check. */
     size_t span = mpishmem_checked_bytes(routine, (nblocks - 1) * (size_t)(tst < 0 ? -tst : tst)
@@ -134,12 +158,13 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
         }
         return;
     }
-    if (!is_put && mpishmem_segment_dirty(s, pe))
-        mpishmem_segment_flush_pe(s, pe);
-    mpishmem_mpi_strided(s, is_put, local, off, tst, lst, elem, bsize, nblocks, pe);
-    MPI_Win_flush_local(pe, s->win);
+    mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
+    if (!is_put)
+        mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
+    mpishmem_mpi_strided(l->win, is_put, local, off, tst, lst, elem, bsize, nblocks, pe);
+    MPI_Win_flush_local(pe, l->win);
     if (is_put)
-        mpishmem_segment_mark(s, pe);
+        mpishmem_lane_mark(l, pe);
 }
 
 #endif

@@ -7,6 +7,11 @@
  *   - `win`: an MPI window over the world communicator whose base is the
  *     segment's base on every PE, so the target displacement of an address
  *     is simply its offset from the local base (disp_unit 1);
+ *   - `lanes`: lane 0 is `win`; lanes 1.. are more windows over the same
+ *     memory.  Contexts put and get through their own lane, so flushing one
+ *     context's lane never waits for another context's transfers.  Every
+ *     AMO goes through lane 0: MPI makes accumulates atomic only with
+ *     respect to others on the same window.
  *   - `peer[pe]`: where PE pe's copy is mapped in this process, for PEs whose
  *     memory we can load and store directly, else NULL;
  *   - completion state: which targets have MPI operations not yet known to
@@ -25,20 +30,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One window over the segment and the targets it has operations in flight
+ * to.  A target is "dirty" when dirty_epoch[pe] equals epoch; quiet bumps
+ * epoch instead of clearing the array (O(1)). */
+typedef struct mpishmem_lane {
+    MPI_Win win;
+    unsigned epoch;
+    unsigned dirty_any;   /* == epoch when any target is dirty */
+    unsigned *dirty_epoch;
+} mpishmem_lane_t;
+
+#define MPISHMEM_MAX_LANES 16
+
 typedef struct mpishmem_segment {
     char *base;           /* local address of offset 0 */
     size_t size;          /* bytes addressable from base */
     const char *name;     /* for messages: "symmetric heap", "global data" */
-    MPI_Win win;          /* RMA window over the world communicator */
+    MPI_Win win;          /* RMA window over the world communicator (= lanes[0].win) */
     MPI_Win shm_win;      /* the MPI_Win_allocate_shared window, or MPI_WIN_NULL */
     char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
-    /* Completion tracking.  A target is "dirty" when dirty_epoch[pe] equals
-     * epoch; quiet bumps epoch instead of clearing the array (O(1)). */
-    unsigned epoch;
-    unsigned dirty_any;   /* == epoch when any target is dirty */
-    unsigned *dirty_epoch;
+    int n_lanes;          /* >= 1 */
+    mpishmem_lane_t lanes[MPISHMEM_MAX_LANES];
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64
@@ -85,21 +99,28 @@ static inline int mpishmem_segment_holds_range(const mpishmem_segment_t *s, cons
     return off < s->size && len <= s->size - off;
 }
 
-/* Record that pe has an MPI operation in flight on s.  Relaxed atomics keep
- * this safe when several threads issue operations. */
-static inline void mpishmem_segment_mark(mpishmem_segment_t *s, int pe)
+/* The lane a context with lane number `lane` uses on s (segments made with
+ * fewer lanes fall back to lane 0). */
+static inline mpishmem_lane_t *mpishmem_segment_lane(mpishmem_segment_t *s, int lane)
 {
-    unsigned e = __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) != e)
-        __atomic_store_n(&s->dirty_epoch[pe], e, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&s->dirty_any, __ATOMIC_RELAXED) != e)
-        __atomic_store_n(&s->dirty_any, e, __ATOMIC_RELAXED);
+    return &s->lanes[lane < s->n_lanes ? lane : 0];
 }
 
-static inline int mpishmem_segment_dirty(const mpishmem_segment_t *s, int pe)
+/* Record that pe has an MPI operation in flight on lane l.  Relaxed atomics
+ * keep this safe when several threads issue operations. */
+static inline void mpishmem_lane_mark(mpishmem_lane_t *l, int pe)
 {
-    return __atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) ==
-           __atomic_load_n(&s->epoch, __ATOMIC_RELAXED);
+    unsigned e = __atomic_load_n(&l->epoch, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) != e)
+        __atomic_store_n(&l->dirty_epoch[pe], e, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&l->dirty_any, __ATOMIC_RELAXED) != e)
+        __atomic_store_n(&l->dirty_any, e, __ATOMIC_RELAXED);
+}
+
+static inline int mpishmem_lane_dirty(const mpishmem_lane_t *l, int pe)
+{
+    return __atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) ==
+           __atomic_load_n(&l->epoch, __ATOMIC_RELAXED);
 }
 
 /* Segment registry (segment.c). */
@@ -107,9 +128,15 @@ int mpishmem_segment_register(mpishmem_segment_t *s);
 void mpishmem_segment_unregister(mpishmem_segment_t *s);
 
 /* Completion (completion.c). */
-void mpishmem_segment_flush_all(mpishmem_segment_t *s);   /* complete every target */
-void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe);
-void mpishmem_complete_all(void);             /* every segment: shmem_quiet */
-void mpishmem_complete_pe(int pe);            /* every segment, one target */
+void mpishmem_lane_flush_all(mpishmem_lane_t *l);       /* complete every target */
+void mpishmem_lane_flush_pe(mpishmem_lane_t *l, int pe);
+/* Operations to pe on lane `lane` of s, and on the AMO lane 0 if amo. */
+void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int lane, int amo, int pe);
+/* Every segment and lane (barrier_all, memory management). */
+void mpishmem_complete_all(void);
+/* Every segment: one lane, and the AMO lane 0 if amo (a context's quiet). */
+void mpishmem_complete_lane(int lane, int amo);
+/* The same for one target (pe_quiet). */
+void mpishmem_complete_pe(int lane, int amo, int pe);
 
 #endif

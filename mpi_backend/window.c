@@ -20,24 +20,28 @@ static size_t page_size(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
-/* Tracking arrays and the epoch; pointers filled in later. */
+/* Tracking arrays and epochs of every lane; pointers filled in later. */
 static int segment_init_common(mpishmem_segment_t *s, const char *name)
 {
     int n = mpishmem_rt.n_pes;
     s->name = name;
-    s->epoch = 1;
-    s->dirty_any = 0;
+    s->n_lanes = 1 + mpishmem_rt.ctx_lanes;
     s->peer = calloc((size_t)n, sizeof *s->peer);
-    s->dirty_epoch = calloc((size_t)n, sizeof *s->dirty_epoch);
-    if (!s->peer || !s->dirty_epoch) {
-        free(s->peer);
-        free(s->dirty_epoch);
+    if (!s->peer)
         return MPI_ERR_NO_MEM;
+    for (int k = 0; k < s->n_lanes; k++) {
+        mpishmem_lane_t *l = &s->lanes[k];
+        l->win = MPI_WIN_NULL;
+        l->epoch = 1;
+        l->dirty_any = 0;
+        l->dirty_epoch = calloc((size_t)n, sizeof *l->dirty_epoch);
+        if (!l->dirty_epoch)
+            return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;
 }
 
-static int open_world_window(mpishmem_segment_t *s)
+static int open_lane_window(mpishmem_segment_t *s, MPI_Win *win)
 {
     MPI_Info info;
     MPI_Info_create(&info);
@@ -48,14 +52,27 @@ static int open_world_window(mpishmem_segment_t *s)
      * MPI may use network atomics only if it can do all of them so. */
     MPI_Info_set(info, "accumulate_ordering", "none");
     MPI_Info_set(info, "which_accumulate_ops", "sum,band,bor,bxor,replace,no_op,cswap");
-    int rc = MPI_Win_create(s->base, (MPI_Aint)s->size, 1, info, mpishmem_rt.world, &s->win);
+    int rc = MPI_Win_create(s->base, (MPI_Aint)s->size, 1, info, mpishmem_rt.world, win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
         return rc;
     int *model = NULL, flag = 0;
-    MPI_Win_get_attr(s->win, MPI_WIN_MODEL, &model, &flag);
-    s->separate_model = flag && *model == MPI_WIN_SEPARATE;
-    return MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    MPI_Win_get_attr(*win, MPI_WIN_MODEL, &model, &flag);
+    if (flag && *model == MPI_WIN_SEPARATE)
+        s->separate_model = 1;
+    return MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+}
+
+/* Lane 0 (s->win, which also carries every AMO) and the context lanes. */
+static int open_world_window(mpishmem_segment_t *s)
+{
+    for (int k = 0; k < s->n_lanes; k++) {
+        int rc = open_lane_window(s, &s->lanes[k].win);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    s->win = s->lanes[0].win;
+    return MPI_SUCCESS;
 }
 
 int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size)
@@ -131,14 +148,17 @@ int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void 
 
 void mpishmem_window_destroy(mpishmem_segment_t *s)
 {
-    if (s->win != MPI_WIN_NULL) {
-        MPI_Win_unlock_all(s->win);
-        MPI_Win_free(&s->win);
+    for (int k = 0; k < s->n_lanes; k++) {
+        mpishmem_lane_t *l = &s->lanes[k];
+        if (l->win != MPI_WIN_NULL) {
+            MPI_Win_unlock_all(l->win);
+            MPI_Win_free(&l->win);
+        }
+        free(l->dirty_epoch);
     }
     if (s->shm_win != MPI_WIN_NULL)
         MPI_Win_free(&s->shm_win);
     free(s->peer);
-    free(s->dirty_epoch);
     memset(s, 0, sizeof *s);
     s->win = MPI_WIN_NULL;
     s->shm_win = MPI_WIN_NULL;

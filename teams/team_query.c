@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "team.h"
+#include "../lib/context.h"
 #include "../lib/error.h"
 
 void mpishmem_check_team(const char *routine, shmem_team_t team)
@@ -80,7 +81,6 @@ void shmem_team_destroy(shmem_team_t team)
                        : team == SHMEM_TEAM_SHARED ? "SHMEM_TEAM_SHARED"
                                                    : "the team");
     if (team->n_contexts > 0)
-        mpishmem_fatal("shmem_team_destroy", "%d context(s) created from this team are "
-                       "still live; destroy them first", team->n_contexts);
+        mpishmem_ctx_release_team(team);
     mpishmem_team_release(team);
 }

@@ -65,7 +65,7 @@ typedef struct {
 
 #define SEND_BODY(NAME, PT)                                                                \
     {                                                                                      \
-        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;                                               \
+        shmem_ctx_t ctx = shmem_check_ctx;                                               \
         PT *d = dest;                                                                      \
         const PT *s = src;                                                                 \
         switch (form % N_FORMS) {                                                          \
@@ -89,7 +89,7 @@ static void send_mem SEND_PARAMS SEND_BODY(putmem_signal, void)
 #define DEFINE_SEND_GENERIC(T, N, A)                                                       \
     static void send_generic_##N SEND_PARAMS                                               \
     {                                                                                      \
-        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;                                               \
+        shmem_ctx_t ctx = shmem_check_ctx;                                               \
         T *d = dest;                                                                       \
         const T *s = src;                                                                  \
         switch (form % N_FORMS) {                                                          \
@@ -113,7 +113,7 @@ static const sender_t mem_sender = {"putmem_signal", 1, send_mem};
 /* The acknowledgement after round r (ack counts rounds): varied forms. */
 static void ack_round(uint64_t *ack, int r, int pe)
 {
-    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t ctx = shmem_check_ctx;
     switch (r % 5) {
     case 0: shmem_signal_add(ack, 1, pe); break;                     /* C11 default branch */
     case 1: shmem_ctx_signal_add(ctx, ack, 1, pe); break;
@@ -151,7 +151,7 @@ static void ring(const sender_t *s, size_t nelems, void *dest, uint64_t *sig, ui
         fill(src_buf, bytes, me, tag);
         s->fn(dest, src_buf, nelems, sig, (uint64_t)r + 1, op, right, r);
         if (r % N_FORMS >= 2)
-            shmem_quiet(); /* _nbi: the source may be reused only after a quiet */
+            check_quiet(); /* _nbi: the source may be reused only after a quiet */
         uint64_t want = sig_after(op, r);
         uint64_t got = shmem_signal_wait_until(sig, SHMEM_CMP_GE, want);
         if (got != want)
@@ -275,7 +275,7 @@ static uint64_t add_value(int pe, int r)
 static void add_sum(uint64_t *sig, uint64_t *slots)
 {
     int me = shmem_my_pe(), npes = shmem_n_pes();
-    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t ctx = shmem_check_ctx;
     uint64_t total = 0;
     for (int pe = 0; pe < npes; pe++)
         for (int r = 0; r < ADD_ROUNDS; r++)
@@ -298,7 +298,7 @@ static void add_sum(uint64_t *sig, uint64_t *slots)
             break;
         }
     }
-    shmem_quiet();
+    check_quiet();
     if (me == 0) {
         uint64_t got = shmem_signal_wait_until(sig, SHMEM_CMP_EQ, total);
         AMO_EXPECT("sum of ADD signals", got, total);
@@ -336,7 +336,7 @@ END_TEST
 static void set_fetch(uint64_t *sig)
 {
     int me = shmem_my_pe(), right = amo_right();
-    shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t ctx = shmem_check_ctx;
     const uint64_t base = 0xfedcba9876543210ull;
     shmem_signal_set(sig, 0, me);
     shmem_barrier_all();

@@ -2,7 +2,7 @@
  * amo_types: every AMO for every type of its table, generated from the
  * type tables, in every calling form:
  *   typed        shmem_TYPENAME_atomic_OP
- *   typed_ctx    shmem_ctx_TYPENAME_atomic_OP(SHMEM_CTX_DEFAULT, ...)
+ *   typed_ctx    shmem_ctx_TYPENAME_atomic_OP(shmem_check_ctx, ...)
  *   generic      C11 shmem_atomic_OP(dest, ...)        (generic types)
  *   generic_ctx  C11 shmem_atomic_OP(ctx, dest, ...)
  *   legacy       deprecated shmem_TYPENAME_fadd/finc/cswap/add/inc/fetch/set/swap
@@ -82,15 +82,15 @@ static void chk(const char *what, uint64_t got, uint64_t want)
 #define DEPR_(NAME, ...) DEPR__(NAME, __VA_ARGS__)
 #define DEPR__(NAME, ...) DEFER(shmem_##NAME)(__VA_ARGS__)
 
-#define FENCE_typed() shmem_fence()
+#define FENCE_typed() check_fence()
 #define FENCE_typed_ctx() shmem_ctx_fence(ctx)
-#define FENCE_generic() shmem_fence()
+#define FENCE_generic() check_fence()
 #define FENCE_generic_ctx() shmem_ctx_fence(ctx)
-#define FENCE_legacy() shmem_fence()
-#define FENCE_depr() shmem_fence()
-#define QUIET_typed() shmem_quiet()
+#define FENCE_legacy() check_fence()
+#define FENCE_depr() check_fence()
+#define QUIET_typed() check_quiet()
 #define QUIET_typed_ctx() shmem_ctx_quiet(ctx)
-#define QUIET_generic() shmem_quiet()
+#define QUIET_generic() check_quiet()
 #define QUIET_generic_ctx() shmem_ctx_quiet(ctx)
 
 /* Every sequence: uint64_t NAME(void *dest, int pe) returns the final bits
@@ -100,7 +100,7 @@ static void chk(const char *what, uint64_t got, uint64_t want)
     {                                                                                      \
         T *x = vx;                                                                         \
         const uint64_t m = MASK(T);                                                        \
-        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;                                               \
+        shmem_ctx_t ctx = shmem_check_ctx;                                               \
         (void)ctx;                                                                         \
         (void)m;                                                                           \
         uint64_t e;
@@ -275,7 +275,7 @@ static void chk(const char *what, uint64_t got, uint64_t want)
 SEQ_BEGIN(long, untyped_swap)
     e = EXT_V1(long);
     shmem_long_set(x, to_long(EXT_V0(long)), pe);
-    shmem_fence();
+    check_fence();
     chk("(shmem_swap)", bits_long((shmem_swap)(x, to_long(e), pe)), EXT_V0(long));
     chk("(shmem_swap)", bits_long((shmem_swap)(x, to_long(EXT_V3(long)), pe)), e);
     e = EXT_V3(long);
@@ -436,7 +436,7 @@ static void nbi_batch(uint64_t *w64, uint32_t *w32)
         case 0: shmem_uint64_atomic_fetch_add_nbi(&f64[k], &w64[k], 7, right); break;
         case 1: shmem_uint64_atomic_fetch_nbi(&f64[k], &w64[k], right); break;
         case 2:
-            shmem_ctx_uint64_atomic_swap_nbi(SHMEM_CTX_DEFAULT, &f64[k], &w64[k], k, right);
+            shmem_ctx_uint64_atomic_swap_nbi(shmem_check_ctx, &f64[k], &w64[k], k, right);
             break;
         default: shmem_uint64_atomic_fetch_xor_nbi(&f64[k], &w64[k], 1ull << 63, right); break;
         }
@@ -449,7 +449,7 @@ static void nbi_batch(uint64_t *w64, uint32_t *w32)
         default: shmem_uint32_atomic_fetch_or_nbi(&f32[k], &w32[k], 1u << 31, right); break;
         }
     }
-    shmem_quiet();
+    check_quiet();
     /* Old values are the right neighbour's initial contents. */
     for (int k = 0; k < NB; k++) {
         uint64_t r64 = ((uint64_t)(right + 1) << 40) + (uint64_t)k * 0x100000001ull;
@@ -513,13 +513,13 @@ static void fence_order(uint64_t *data, uint32_t *data32, uint64_t *flag, uint64
         shmem_uint64_atomic_add(&data[0], (uint64_t)r + 0x100000000ull, right);
         shmem_uint64_atomic_set(&data[1], setv, right);
         shmem_uint64_atomic_xor(&data[2], 1ull << (r * 5 % 64), right);
-        shmem_ctx_uint64_atomic_inc(SHMEM_CTX_DEFAULT, &data[3], right);
+        shmem_ctx_uint64_atomic_inc(shmem_check_ctx, &data[3], right);
         shmem_uint32_atomic_add(&data32[0], 0x10001u, right);
         shmem_uint32_atomic_or(&data32[1], 1u << r, right);
         if (use_quiet)
-            shmem_quiet();
+            check_quiet();
         else
-            shmem_fence();
+            check_fence();
         shmem_uint64_atomic_set(flag, (uint64_t)r + 1, right);
         /* Our words, updated the same way by the left neighbour. */
         shmem_uint64_wait_until(flag, SHMEM_CMP_EQ, (uint64_t)r + 1);

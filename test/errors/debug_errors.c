@@ -73,8 +73,6 @@ static int misuse_running(const char *c, long *heap, long *local)
         shmem_long_iput(heap, local, 0, 1, 2, 0);
     else if (!strcmp(c, "iget_stride0"))
         shmem_long_iget(local, heap, 1, 0, 2, 0);
-    else if (!strcmp(c, "ctx_invalid"))
-        shmem_ctx_long_put(SHMEM_CTX_INVALID, heap, local, 1, 0);
     else
         return -1;
     return 0;

@@ -98,7 +98,7 @@ static void do_put(const struct family *f, const struct xfer *x, uint8_t *region
 {
     void *d = region + x->doff * f->elem;
     const void *s = src + x->soff * f->elem;
-    shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t c = shmem_check_ctx;
     switch (x->kind) {
     case CONTIG:
         x->ctx ? f->ctx_put(c, d, s, x->bsize, pe) : f->put(d, s, x->bsize, pe);
@@ -123,7 +123,7 @@ static void do_get(const struct family *f, const struct xfer *x, uint8_t *local,
 {
     void *d = local + x->doff * f->elem;
     const void *s = src + x->soff * f->elem;
-    shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t c = shmem_check_ctx;
     switch (x->kind) {
     case CONTIG:
         x->ctx ? f->ctx_get(c, d, s, x->bsize, pe) : f->get(d, s, x->bsize, pe);
@@ -189,7 +189,7 @@ START_TEST(test_sized_shapes)
                     do_put(f, &xfers[xi], dst + fi * per_family + (k * N_XFERS + xi) * max_reg,
                            local_src, k ? me : right);
     }
-    shmem_quiet();
+    check_quiet();
     shmem_barrier_all();
     for (size_t fi = 0; fi < N_FAMILIES; fi++)
         for (int k = 0; k < 2; k++)
@@ -206,7 +206,7 @@ START_TEST(test_sized_shapes)
                     continue;
                 memset(local, 0, max_reg);
                 do_get(&families[fi], &xfers[xi], local, src + fi * max_src, k ? me : right);
-                shmem_quiet(); /* completes the nbi gets */
+                check_quiet(); /* completes the nbi gets */
                 check_region(k ? "get from self" : "get", &families[fi], xi, local,
                              k ? me : right);
             }
@@ -225,7 +225,7 @@ START_TEST(test_zero_length)
 {
     RMA_BEGIN();
     int me = shmem_my_pe(), right = rma_right();
-    shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+    shmem_ctx_t c = shmem_check_ctx;
     uint8_t *sym = shmem_malloc(64);
     uint8_t loc[64], src[64];
     memset(sym, 0x5A, 64);
@@ -270,7 +270,7 @@ START_TEST(test_zero_length)
         shmem_int_iput(NULL, NULL, 1, 1, 0, pe);
         shmem_char_ibget(NULL, NULL, 1, 1, 0, 0, pe);
     }
-    shmem_quiet();
+    check_quiet();
     shmem_barrier_all();
     for (int i = 0; i < 64; i++) {
         if (sym[i] != 0x5A)
@@ -314,7 +314,7 @@ START_TEST(test_large)
     /* nbi put at an odd offset over part of the first one. */
     const size_t off = 3, len = BIG - 5;
     shmem_putmem_nbi(dst + off, b, len, right);
-    shmem_quiet();
+    check_quiet();
     shmem_barrier_all();
     rma_check_fill("16 MiB putmem_nbi", dst + off, len, left, 2);
     {
@@ -333,7 +333,7 @@ START_TEST(test_large)
     rma_check_fill("16 MiB getmem", a, BIG, right, 3);
     memset(b, 0, BIG);
     shmem_getmem_nbi(b + 1, src + 5, BIG - 7, right);
-    shmem_quiet();
+    check_quiet();
     {
         /* b[1 + k] holds byte 5 + k of the right neighbour's pattern */
         uint8_t *ref = calloc(1, BIG);
@@ -374,7 +374,7 @@ START_TEST(test_nbi_gets_complete_at_quiet)
         /* and a second, sized, get of the same data */
         shmem_get64_nbi(d + chunk, src, chunk / 8, pe);
     }
-    shmem_quiet();
+    check_quiet();
     for (int pe = 0; pe < n; pe++) {
         char what[64];
         snprintf(what, sizeof what, "getmem_nbi from PE %d", pe);

@@ -1,7 +1,7 @@
 /*
  * Typed RMA for every standard RMA type, generated from the type table:
  * put, p, put_nbi, iput, ibput, get, g, get_nbi, iget, ibget and their
- * shmem_ctx_* forms with SHMEM_CTX_DEFAULT, into the symmetric heap and into
+ * shmem_ctx_* forms with shmem_check_ctx, into the symmetric heap and into
  * global arrays, to the right neighbour and to this PE.  The same body runs
  * again through the C11 generic macros for the generic types (on the heap:
  * the dispatch does not depend on where the target lives), and
@@ -70,7 +70,7 @@ static const char *const op_names[NOPS] = {"put",     "p",     "nbi",     "iput"
                                            "ctx put", "ctx p", "ctx nbi", "ctx iput", "ctx ibput"};
 
 /* Routine names per mode: TYPED_* are the typed routines, GENERIC_* the
- * C11 macros (the ctx forms take SHMEM_CTX_DEFAULT as first argument).
+ * C11 macros (the ctx forms take shmem_check_ctx as first argument).
  *
  * The C11 macros expand to MPISHMEM_RMA_GENERIC_TYPES, which the
  * preprocessor will not expand again while it is expanding that same table
@@ -172,12 +172,12 @@ MPISHMEM_RMA_TYPES(DEFINE_INIT, _)
             MODE##_PUT_NBI(N)(d + 2 * NE, src, NE, pe);                                    \
             MODE##_IPUT(N)(d + 3 * NE + 1, src, 3, 2, 4, pe);                              \
             MODE##_IBPUT(N)(d + 4 * NE + 1, src, 4, 3, 2, 3, pe);                          \
-            MODE##_CTX_PUT(N)(SHMEM_CTX_DEFAULT, d + 5 * NE, src, NE, pe);                 \
+            MODE##_CTX_PUT(N)(shmem_check_ctx, d + 5 * NE, src, NE, pe);                 \
             for (size_t i = 0; i < NPG; i++)                                               \
-                MODE##_CTX_P(N)(SHMEM_CTX_DEFAULT, d + 6 * NE + i, src[i], pe);            \
-            MODE##_CTX_PUT_NBI(N)(SHMEM_CTX_DEFAULT, d + 7 * NE, src, NE, pe);             \
-            MODE##_CTX_IPUT(N)(SHMEM_CTX_DEFAULT, d + 8 * NE + 1, src, 3, 2, 4, pe);       \
-            MODE##_CTX_IBPUT(N)(SHMEM_CTX_DEFAULT, d + 9 * NE + 1, src, 4, 3, 2, 3, pe);   \
+                MODE##_CTX_P(N)(shmem_check_ctx, d + 6 * NE + i, src[i], pe);            \
+            MODE##_CTX_PUT_NBI(N)(shmem_check_ctx, d + 7 * NE, src, NE, pe);             \
+            MODE##_CTX_IPUT(N)(shmem_check_ctx, d + 8 * NE + 1, src, 3, 2, 4, pe);       \
+            MODE##_CTX_IBPUT(N)(shmem_check_ctx, d + 9 * NE + 1, src, 4, 3, 2, 3, pe);   \
         }                                                                                  \
     }
 
@@ -198,13 +198,13 @@ MPISHMEM_RMA_TYPES(DEFINE_INIT, _)
             MODE##_GET_NBI(N)(loc + 2 * NE, src, NE, pe);                                  \
             MODE##_IGET(N)(loc + 3 * NE + 1, src, 3, 2, 4, pe);                            \
             MODE##_IBGET(N)(loc + 4 * NE + 1, src, 4, 3, 2, 3, pe);                        \
-            MODE##_CTX_GET(N)(SHMEM_CTX_DEFAULT, loc + 5 * NE, src, NE, pe);               \
+            MODE##_CTX_GET(N)(shmem_check_ctx, loc + 5 * NE, src, NE, pe);               \
             for (size_t i = 0; i < NPG; i++)                                               \
-                loc[6 * NE + i] = MODE##_CTX_G(N)(SHMEM_CTX_DEFAULT, src + i, pe);         \
-            MODE##_CTX_GET_NBI(N)(SHMEM_CTX_DEFAULT, loc + 7 * NE, src, NE, pe);           \
-            MODE##_CTX_IGET(N)(SHMEM_CTX_DEFAULT, loc + 8 * NE + 1, src, 3, 2, 4, pe);     \
-            MODE##_CTX_IBGET(N)(SHMEM_CTX_DEFAULT, loc + 9 * NE + 1, src, 4, 3, 2, 3, pe); \
-            shmem_quiet(); /* completes the nbi gets */                                    \
+                loc[6 * NE + i] = MODE##_CTX_G(N)(shmem_check_ctx, src + i, pe);         \
+            MODE##_CTX_GET_NBI(N)(shmem_check_ctx, loc + 7 * NE, src, NE, pe);           \
+            MODE##_CTX_IGET(N)(shmem_check_ctx, loc + 8 * NE + 1, src, 3, 2, 4, pe);     \
+            MODE##_CTX_IBGET(N)(shmem_check_ctx, loc + 9 * NE + 1, src, 4, 3, 2, 3, pe); \
+            check_quiet(); /* completes the nbi gets */                                    \
             check_##N(k ? #MODE " get from self" : #MODE " get", where, loc, pe);          \
         }                                                                                  \
     }
@@ -228,7 +228,7 @@ EVAL(MPISHMEM_RMA_GENERIC_TYPES(DEFINE_GETS, GENERIC))
         TABLE(CALL_INIT, MODE)                                                             \
         shmem_barrier_all();                                                               \
         TABLE(CALL_PUTS, MODE)                                                             \
-        shmem_quiet();                                                                     \
+        check_quiet();                                                                     \
         shmem_barrier_all();                                                               \
         TABLE(CALL_CHECK_PUTS, MODE)                                                       \
         TABLE(CALL_GETS, MODE)                                                             \
@@ -304,7 +304,7 @@ START_TEST(test_generic_dispatch_width)
     const long long *cwide = wide;
     if (shmem_g(cwide, right) != 0x123456789abcdefLL + shmem_my_pe())
         rma_fail("generic g through const long long *");
-    if (shmem_g(SHMEM_CTX_DEFAULT, &wide_global, right) != 0x123456789abcdefLL + shmem_my_pe())
+    if (shmem_g(shmem_check_ctx, &wide_global, right) != 0x123456789abcdefLL + shmem_my_pe())
         rma_fail("generic ctx g of a global long long");
     shmem_barrier_all();
     shmem_free(wide);
