@@ -25,7 +25,7 @@ void mpishmem_segment_flush_all(mpishmem_segment_t *s)
      * (test/rma shows it).  MPI_Win_flush(pe) is reliable. */
     for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
         if (__atomic_load_n(&s->dirty_epoch[pe], __ATOMIC_RELAXED) == e)
-            MPI_Win_flush(pe, s->win);
+            MPI_Win_flush(mpishmem_segment_rank(s, pe), s->win);
 }
 
 void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe)
@@ -34,7 +34,7 @@ void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int pe)
         return;
     __atomic_store_n(&s->dirty_epoch[pe], __atomic_load_n(&s->epoch, __ATOMIC_RELAXED) - 1,
                      __ATOMIC_SEQ_CST);
-    MPI_Win_flush(pe, s->win);
+    MPI_Win_flush(mpishmem_segment_rank(s, pe), s->win);
 }
 
 void mpishmem_complete_all(void)

@@ -11,7 +11,8 @@ void mpishmem_mpi_put_bytes(mpishmem_segment_t *s, const void *src, size_t n, in
     const char *p = src;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, s->win);
+        MPI_Put(p, (int)c, MPI_BYTE, mpishmem_segment_rank(s, pe), (MPI_Aint)off, (int)c,
+                MPI_BYTE, s->win);
         p += c;
         off += c;
         n -= c;
@@ -23,7 +24,8 @@ void mpishmem_mpi_get_bytes(mpishmem_segment_t *s, void *dst, size_t n, int pe, 
     char *p = dst;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, s->win);
+        MPI_Get(p, (int)c, MPI_BYTE, mpishmem_segment_rank(s, pe), (MPI_Aint)off, (int)c,
+                MPI_BYTE, s->win);
         p += c;
         off += c;
         n -= c;
@@ -65,9 +67,9 @@ void mpishmem_mpi_strided(mpishmem_segment_t *s, int is_put, char *local, size_t
         MPI_Datatype ltype = strided_type(c, bsize, lst, elem);
         MPI_Datatype ttype = strided_type(c, bsize, tst, elem);
         if (is_put)
-            MPI_Put(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, s->win);
+            MPI_Put(local, 1, ltype, mpishmem_segment_rank(s, pe), (MPI_Aint)off, 1, ttype, s->win);
         else
-            MPI_Get(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, s->win);
+            MPI_Get(local, 1, ltype, mpishmem_segment_rank(s, pe), (MPI_Aint)off, 1, ttype, s->win);
         MPI_Type_free(&ltype);
         MPI_Type_free(&ttype);
         local += (ptrdiff_t)c * lst * (ptrdiff_t)elem;

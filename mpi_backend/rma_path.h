@@ -37,6 +37,8 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
         mpishmem_fatal_address(routine, addr, len, pe);
     if (MPISHMEM_DEBUG_ON && !mpishmem_segment_holds_range(s, addr, len))
         mpishmem_fatal_address(routine, addr, len, pe);
+    if (MPISHMEM_UNLIKELY(s->rank_of_pe != NULL && s->rank_of_pe[pe] < 0))
+        mpishmem_fatal_target(routine, s, pe); /* pe is outside the space's team */
     return s;
 }
 
@@ -70,7 +72,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
     }
     mpishmem_mpi_put_bytes(s, src, n, pe, off);
     if (blocking)
-        MPI_Win_flush_local(pe, s->win);
+        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), s->win);
     mpishmem_segment_mark(s, pe);
 }
 
@@ -91,7 +93,7 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         if (mpishmem_segment_dirty(s, pe))
             mpishmem_segment_flush_pe(s, pe);
         mpishmem_mpi_get_bytes(s, dest, n, pe, off);
-        MPI_Win_flush_local(pe, s->win);
+        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), s->win);
         return;
     }
     mpishmem_mpi_get_bytes(s, dest, n, pe, off);
@@ -137,7 +139,7 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
     if (!is_put && mpishmem_segment_dirty(s, pe))
         mpishmem_segment_flush_pe(s, pe);
     mpishmem_mpi_strided(s, is_put, local, off, tst, lst, elem, bsize, nblocks, pe);
-    MPI_Win_flush_local(pe, s->win);
+    MPI_Win_flush_local(mpishmem_segment_rank(s, pe), s->win);
     if (is_put)
         mpishmem_segment_mark(s, pe);
 }

@@ -34,6 +34,12 @@ typedef struct mpishmem_segment {
     char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
+    /* Memory spaces (spaces/space.h): a space's window is over its team's
+     * communicator, so MPI ranks are not world PE numbers.  rank_of_pe[pe]
+     * is world PE pe's rank in `win`, -1 for a non-member; NULL means the
+     * window is over the world.  no_amo: the space refuses AMOs. */
+    int *rank_of_pe;
+    int no_amo;
     /* Completion tracking.  A target is "dirty" when dirty_epoch[pe] equals
      * epoch; quiet bumps epoch instead of clearing the array (O(1)). */
     unsigned epoch;
@@ -84,6 +90,17 @@ static inline int mpishmem_segment_holds_range(const mpishmem_segment_t *s, cons
     size_t off = (size_t)((uintptr_t)addr - (uintptr_t)s->base);
     return off < s->size && len <= s->size - off;
 }
+
+/* MPI target rank of world PE pe in s->win. */
+static inline int mpishmem_segment_rank(const mpishmem_segment_t *s, int pe)
+{
+    return s->rank_of_pe ? s->rank_of_pe[pe] : pe;
+}
+
+/* Stops: pe is not a member of s's space, or the space refuses RMA or AMOs
+ * (spaces/space_errors.c explains which). */
+void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
+    __attribute__((noreturn, cold));
 
 /* Record that pe has an MPI operation in flight on s.  Relaxed atomics keep
  * this safe when several threads issue operations. */
