@@ -32,7 +32,7 @@ shmem_team_t mpishmem_team_gpu_handle;
 static struct {
     int cpu_enabled, gpu_enabled;
     int default_dev;
-    int cpu_all, gpu_any, gpu_all, gpu_here;
+    int cpu_all, cpu_any, gpu_any, gpu_all, gpu_here;
     size_t cpu_size, gpu_size;
     const char *cpu_var, *gpu_var;
 } plan;
@@ -60,12 +60,13 @@ void mpishmem_spaces_plan(mpishmem_settings_t *set)
                        "and SHMEM_ENABLE_GPU_SPACE): enable at least one");
 
     plan.gpu_here = plan.gpu_enabled && mpishmem_device_reachable(SHMEM_DEVICE_GPU);
-    int v[4] = {plan.gpu_here, mpishmem_devices.cpu_visible, plan.gpu_here, 0}, lo[2], hi;
+    int v[2] = {plan.gpu_here, mpishmem_devices.cpu_visible}, lo[2], hi[2];
     MPI_Allreduce(v, lo, 2, MPI_INT, MPI_MIN, mpishmem_rt.world);
-    MPI_Allreduce(&v[2], &hi, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    MPI_Allreduce(v, hi, 2, MPI_INT, MPI_MAX, mpishmem_rt.world);
     plan.gpu_all = lo[0];
     plan.cpu_all = lo[1];
-    plan.gpu_any = hi;
+    plan.gpu_any = hi[0];
+    plan.cpu_any = hi[1];
     const char *mine = plan.gpu_here ? mpishmem_devices.gpu_choice : mpishmem_devices.why_no_gpu;
 
     if (sp->default_space == SHMEM_DEVICE_GPU) {
@@ -158,7 +159,7 @@ int mpishmem_spaces_init(void)
         if (plan.cpu_enabled && plan.cpu_all) {
             if ((cpu = wrap_default_heap()) == NULL)
                 return MPI_ERR_NO_MEM;
-        } else if (plan.cpu_enabled) {
+        } else if (plan.cpu_enabled && plan.cpu_any) {
             build_or_die(SHMEM_DEVICE_CPU, plan.cpu_size, mpishmem_devices.cpu_visible,
                          plan.cpu_var, &cpu);
         }
