@@ -25,6 +25,21 @@ extern "C" {
 int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm);
 int shmemx_team_create_from_comm(MPI_Comm comm, shmem_team_t *team);
 
+/* ---- Memory spaces: the routines proposal 001 defers (docs/spaces.md) ----
+ * shmemx_get_space: the space ptr was allocated from (shmem_malloc memory
+ * belongs to SHMEM_SPACE_DEFAULT).  0 on success; nonzero for NULL or for
+ * memory that no allocation routine returned (global data, private memory).
+ * shmemx_team_get_space: the space a team was made from: the space whose
+ * team it is or descends from, SHMEM_SPACE_DEFAULT for teams descending
+ * from SHMEM_TEAM_WORLD.  Nonzero for SHMEM_TEAM_INVALID and for teams
+ * made from a user's communicator.
+ * shmemx_space_ptr: like shmem_ptr, for dest in `space` on world PE pe: a
+ * load/store address, or NULL when the space has no direct access (GPU),
+ * pe's memory is not mapped here, or space is SHMEM_SPACE_INVALID. */
+int shmemx_get_space(const void *ptr, shmem_space_t *space);
+int shmemx_team_get_space(shmem_team_t team, shmem_space_t *space);
+void *shmemx_space_ptr(shmem_space_t space, const void *dest, int pe);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,8 +2,9 @@
  * mpishmem: starting and stopping the library.
  *
  * shmem_init: MPI (ours or the user's) -> private communicators -> settings
- * from the environment, checked to agree on every PE -> symmetric heap and
- * global-data windows -> predefined teams -> barrier.
+ * from the environment, checked to agree on every PE -> devices and the
+ * default space -> symmetric heap and global-data windows -> predefined
+ * teams -> predefined spaces -> barrier.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -17,6 +18,7 @@
 #include "runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../spaces/heap.h"
+#include "../spaces/space.h"
 #include "../teams/team.h"
 #include "context.h"
 
@@ -105,6 +107,8 @@ static void start(int requested, int *provided)
     mpishmem_rt.yield = set.yield >= 0 ? set.yield
                                        : (cpus > 0 && mpishmem_rt.node_size > cpus);
 
+    /* Devices, enabled spaces, the default space and so the heap's size. */
+    mpishmem_spaces_plan(&set);
     int rc = mpishmem_heap_create(&mpishmem_default_heap, "symmetric heap", set.heap_size);
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes "
@@ -118,6 +122,10 @@ static void start(int requested, int *provided)
     rc = mpishmem_teams_init();
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot create the predefined teams; MPI error %d", rc);
+    rc = mpishmem_spaces_init();
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces; MPI error "
+                       "%d", rc);
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
     if (provided)
@@ -162,6 +170,7 @@ void shmem_finalize(void)
     shmem_barrier_all();
     mpishmem_contexts_finalize();
     mpishmem_teams_finalize();
+    mpishmem_spaces_finalize();
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);
     free(mpishmem_rt.node_rank_of_pe);

@@ -1,86 +1,32 @@
 /*
- * mpishmem: symmetric memory management on the default heap.
+ * mpishmem: symmetric memory management on the default space.
  *
- * Allocation is collective.  Each PE runs its own copy of the
- * deterministic allocator, then the PEs agree on the result in one
- * allreduce, which is also the barrier the spec requires on exit:
- *   - all succeeded at the same offset -> return it;
- *   - some PE failed -> every PE undoes its part and returns NULL, so
- *     exhaustion is reported everywhere and the heap stays consistent;
- *   - different offsets -> the PEs made different calls: stop with a message.
+ * The collective mechanism (local deterministic allocator + one allreduce
+ * that agrees on the offset and is the closing barrier) is in
+ * spaces/heap_collective.c; this file holds the OpenSHMEM entry points.
+ * They allocate from the default space's heap, which is the host heap
+ * unless SHMEM_DEFAULT_SPACE=GPU (docs/spaces.md).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 #include <shmem.h>
 #include "error.h"
 #include "runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/segment.h"
 #include "../mpi_backend/window.h"
 #include "../spaces/heap.h"
 
-#define NO_OFFSET UINT64_MAX
-
-static mpishmem_heap_t *const heap = &mpishmem_default_heap;
+#define heap (mpishmem_user_heap)
 
 static void enter(const char *routine)
 {
     mpishmem_check_running(routine);
 }
 
-/* Quiet, then the barrier every PE enters before memory changes hands. */
-static void barrier(void)
-{
-    mpishmem_complete_all();
-    mpishmem_barrier_comm(mpishmem_rt.world);
-}
-
-static uint64_t offset_of(const void *p)
-{
-    return p ? (uint64_t)((const char *)p - heap->seg.base) : NO_OFFSET;
-}
-
-/* Agree on an allocation result (see the top of this file).  `undo` is run
- * when this PE succeeded but another failed. */
-static void *agree(const char *routine, void *mine, size_t size, void (*undo)(void *))
-{
-    mpishmem_complete_all();
-    uint64_t v[2] = {offset_of(mine), ~offset_of(mine)}, r[2];
-    MPI_Request req;
-    MPI_Iallreduce(v, r, 2, MPI_UINT64_T, MPI_MIN, mpishmem_rt.world, &req);
-    mpishmem_wait_request(&req);
-    uint64_t lo = r[0], hi = ~r[1];
-    if (lo == hi)
-        return mine;
-    if (hi == NO_OFFSET) {
-        if (mine && undo)
-            undo(mine);
-        if (MPISHMEM_DEBUG_ON && mpishmem_rt.my_pe == 0)
-            fprintf(stderr, "mpishmem: %s: warning: symmetric heap exhausted: %zu bytes "
-                    "requested, heap is %zu bytes (raise SHMEM_SYMMETRIC_SIZE); returning "
-                    "NULL on every PE\n", routine, size, heap->capacity);
-        return NULL;
-    }
-    mpishmem_fatal(routine, "PEs got different symmetric offsets (%llu here, from %llu to "
-                   "%llu across PEs): every PE must make the same allocation calls with the "
-                   "same arguments", (unsigned long long)offset_of(mine),
-                   (unsigned long long)lo, (unsigned long long)hi);
-}
-
-static void undo_alloc(void *p)
-{
-    mpishmem_heap_free(heap, p);
-}
-
 static void *alloc_collective(const char *routine, size_t size, size_t align)
 {
     enter(routine);
-    if (size == 0)
-        return NULL;
-    return agree(routine, mpishmem_heap_alloc(heap, size, align), size, undo_alloc);
+    return mpishmem_heap_coll_alloc(routine, heap, size, align);
 }
 
 void *shmem_malloc(size_t size)
@@ -99,16 +45,8 @@ void *shmem_malloc_with_hints(size_t size, long hints)
 
 void *shmem_calloc(size_t count, size_t size)
 {
-    size_t bytes;
     enter("shmem_calloc");
-    if (__builtin_mul_overflow(count, size, &bytes))
-        return agree("shmem_calloc", NULL, SIZE_MAX, undo_alloc);
-    if (bytes == 0)
-        return NULL;
-    void *p = mpishmem_heap_alloc(heap, bytes, 0);
-    if (p)
-        memset(p, 0, bytes);
-    return agree("shmem_calloc", p, bytes, undo_alloc);
+    return mpishmem_heap_coll_calloc("shmem_calloc", heap, count, size);
 }
 
 void *shmem_align(size_t alignment, size_t size)
@@ -129,7 +67,7 @@ void shmem_free(void *ptr)
     enter("shmem_free");
     if (ptr == NULL)
         return;
-    barrier();
+    mpishmem_heap_coll_barrier(heap);
     if (mpishmem_heap_free(heap, ptr) != 0)
         mpishmem_fatal("shmem_free", "%p was not returned by shmem_malloc or is already "
                        "freed", ptr);
@@ -138,10 +76,10 @@ void shmem_free(void *ptr)
 /* State for undoing a realloc that moved: put the old block back in place. */
 static void *realloc_new_block;
 
-static void undo_realloc(void *p)
+static void undo_realloc(mpishmem_heap_t *h, void *p)
 {
     (void)p;
-    mpishmem_heap_free(heap, realloc_new_block);
+    mpishmem_heap_free(h, realloc_new_block);
 }
 
 void *shmem_realloc(void *ptr, size_t size)
@@ -157,17 +95,17 @@ void *shmem_realloc(void *ptr, size_t size)
     if (old == 0)
         mpishmem_fatal("shmem_realloc", "%p was not returned by shmem_malloc or is already "
                        "freed", ptr);
-    barrier(); /* no PE may still be writing to the old block */
+    mpishmem_heap_coll_barrier(heap); /* no PE may still be writing to the old block */
     if (mpishmem_heap_resize(heap, ptr, size) == 0)
-        return agree("shmem_realloc", ptr, size, NULL);
+        return mpishmem_heap_agree("shmem_realloc", heap, ptr, size, NULL);
     /* Move: allocate first so a failure leaves the old block untouched.
      * The allocator is deterministic, so every PE moves or fails alike. */
     void *p = mpishmem_heap_alloc(heap, size, 0);
     if (p == NULL)
-        return agree("shmem_realloc", NULL, size, NULL);
-    memcpy(p, ptr, old < size ? old : size);
+        return mpishmem_heap_agree("shmem_realloc", heap, NULL, size, NULL);
+    mpishmem_heap_copy(heap, p, ptr, old < size ? old : size);
     realloc_new_block = p;
-    void *r = agree("shmem_realloc", p, size, undo_realloc);
+    void *r = mpishmem_heap_agree("shmem_realloc", heap, p, size, undo_realloc);
     if (r != NULL)
         mpishmem_heap_free(heap, ptr);
     return r;

@@ -49,7 +49,9 @@ int shmem_addr_accessible(const void *addr, int pe)
         mpishmem_check_running("shmem_addr_accessible");
     if (!shmem_pe_accessible(pe))
         return 0;
-    return mpishmem_segment_find(addr) != NULL;
+    mpishmem_segment_t *s = mpishmem_segment_find(addr);
+    /* A space's memory exists only on the members of its team. */
+    return s != NULL && (s->rank_of_pe == NULL || s->rank_of_pe[pe] >= 0);
 }
 
 void *shmem_ptr(const void *dest, int pe)

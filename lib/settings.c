@@ -67,6 +67,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->heap_size = MPISHMEM_DEFAULT_HEAP_SIZE;
     set->heap_size_var = "default";
     set->heap_size_text = "256M";
+    set->heap_size_set = 0;
     if (v != NULL) {
         if (mpishmem_parse_size(v, &set->heap_size) != 0)
             mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a "
@@ -74,7 +75,9 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
                            "e.g. 512M or 1.5G)", which, v);
         set->heap_size_var = which;
         set->heap_size_text = v;
+        set->heap_size_set = 1;
     }
+    mpishmem_read_space_settings(&set->spaces);
     set->debug = read_bool(debug_vars, 0);
     set->shm = read_bool(shm_vars, 1);
     const char *y = mpishmem_getenv_first(yield_vars, NULL);
@@ -99,6 +102,7 @@ void mpishmem_agree_settings(const mpishmem_settings_t *set)
             mpishmem_fatal("shmem_init", "%s must be the same on every PE, but values "
                            "range from %llu to %llu (this PE: %llu)", what[i], lo[i],
                            hi[i], mine[i]);
+    mpishmem_agree_space_settings(set);
 }
 
 void mpishmem_report_settings(const mpishmem_settings_t *set)
@@ -123,6 +127,7 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield,
                set->ctx_lanes);
+        mpishmem_spaces_report();
         const char *quirk = mpishmem_quirks_applied();
         if (quirk)
             printf("mpishmem: MPI workaround in effect: %s\n", quirk);

@@ -40,23 +40,24 @@ void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
 {
     MPI_Datatype dt = size == 8 ? MPI_UINT64_T : MPI_UINT32_T;
     MPI_Aint disp = (MPI_Aint)off;
+    int rank = mpishmem_segment_rank(s, pe); /* pe is a world PE; the window may not be */
     if (result == NULL) {
         /* set, add, and, or, xor: nothing to wait for. */
-        MPI_Accumulate(stash_operand(value, size), 1, dt, pe, disp, 1, dt, mpi_op_of(op),
+        MPI_Accumulate(stash_operand(value, size), 1, dt, rank, disp, 1, dt, mpi_op_of(op),
                        s->win);
         mpishmem_lane_mark(&s->lanes[0], pe);
         return;
     }
     if (op == MPISHMEM_AMO_CSWAP)
         MPI_Compare_and_swap(stash_operand(value, size), stash_operand(cond, size), result, dt,
-                             pe, disp, s->win);
+                             rank, disp, s->win);
     else if (op == MPISHMEM_AMO_FETCH)
-        MPI_Fetch_and_op(NULL, result, dt, pe, disp, MPI_NO_OP, s->win);
+        MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win);
     else
-        MPI_Fetch_and_op(stash_operand(value, size), result, dt, pe, disp, mpi_op_of(op),
+        MPI_Fetch_and_op(stash_operand(value, size), result, dt, rank, disp, mpi_op_of(op),
                          s->win);
     if (blocking)
-        MPI_Win_flush_local(pe, s->win);
+        MPI_Win_flush_local(rank, s->win);
     else
         mpishmem_lane_mark(&s->lanes[0], pe);
     /* A PE polling its own memory with AMOs must still serve AMOs aimed at

@@ -79,6 +79,8 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
     }
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, dest, size, pe);
     size_t off = (size_t)((char *)dest - s->base);
+    if (MPISHMEM_UNLIKELY(s->no_amo))
+        mpishmem_fatal_target(routine, s, pe); /* a space without atomics */
     if (MPISHMEM_DEBUG_ON && ((uintptr_t)dest % size) != 0)
         mpishmem_fatal(routine, "AMO target %p is not aligned to its %zu-byte size", dest,
                        size);

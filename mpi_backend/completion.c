@@ -26,7 +26,7 @@ void mpishmem_lane_flush_all(mpishmem_lane_t *l)
      * (test/rma shows it).  MPI_Win_flush(pe) is reliable. */
     for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
         if (__atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) == e)
-            MPI_Win_flush(pe, l->win);
+            MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
 }
 
 void mpishmem_lane_flush_pe(mpishmem_lane_t *l, int pe)
@@ -35,7 +35,7 @@ void mpishmem_lane_flush_pe(mpishmem_lane_t *l, int pe)
         return;
     __atomic_store_n(&l->dirty_epoch[pe], __atomic_load_n(&l->epoch, __ATOMIC_RELAXED) - 1,
                      __ATOMIC_SEQ_CST);
-    MPI_Win_flush(pe, l->win);
+    MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
 }
 
 void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int lane, int amo, int pe)

@@ -38,6 +38,8 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
         mpishmem_fatal_address(routine, addr, len, pe);
     if (MPISHMEM_DEBUG_ON && !mpishmem_segment_holds_range(s, addr, len))
         mpishmem_fatal_address(routine, addr, len, pe);
+    if (MPISHMEM_UNLIKELY(s->rank_of_pe != NULL && s->rank_of_pe[pe] < 0))
+        mpishmem_fatal_target(routine, s, pe); /* pe is outside the space's team */
     return s;
 }
 
@@ -91,9 +93,9 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         src = mpishmem_batch_stage(ctx, src, n);
         blocking = 0;
     }
-    mpishmem_mpi_put_bytes(l->win, src, n, pe, off);
+    mpishmem_mpi_put_bytes(l->win, src, n, mpishmem_segment_rank(s, pe), off);
     if (blocking)
-        MPI_Win_flush_local(pe, l->win);
+        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
     mpishmem_lane_mark(l, pe);
 }
 
@@ -114,11 +116,11 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
     if (blocking) {
         /* Observe this context's earlier puts and AMOs to pe. */
         mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
-        mpishmem_mpi_get_bytes(l->win, dest, n, pe, off);
-        MPI_Win_flush_local(pe, l->win);
+        mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
+        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
         return;
     }
-    mpishmem_mpi_get_bytes(l->win, dest, n, pe, off);
+    mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
     mpishmem_lane_mark(l, pe);
 }
 
@@ -161,8 +163,9 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
     mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
     if (!is_put)
         mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
-    mpishmem_mpi_strided(l->win, is_put, local, off, tst, lst, elem, bsize, nblocks, pe);
-    MPI_Win_flush_local(pe, l->win);
+    mpishmem_mpi_strided(l->win, is_put, local, off, tst, lst, elem, bsize, nblocks,
+                         mpishmem_segment_rank(s, pe));
+    MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
     if (is_put)
         mpishmem_lane_mark(l, pe);
 }

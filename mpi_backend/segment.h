@@ -35,6 +35,7 @@
  * epoch instead of clearing the array (O(1)). */
 typedef struct mpishmem_lane {
     MPI_Win win;
+    const int *rank_of_pe;   /* the segment's rank_of_pe (see below) */
     unsigned epoch;
     unsigned dirty_any;   /* == epoch when any target is dirty */
     unsigned *dirty_epoch;
@@ -53,6 +54,12 @@ typedef struct mpishmem_segment {
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
     int n_lanes;          /* >= 1 */
     mpishmem_lane_t lanes[MPISHMEM_MAX_LANES];
+    /* Memory spaces (spaces/space.h): a space's window is over its team's
+     * communicator, so MPI ranks are not world PE numbers.  rank_of_pe[pe]
+     * is world PE pe's rank in `win`, -1 for a non-member; NULL means the
+     * window is over the world.  no_amo: the space refuses AMOs. */
+    int *rank_of_pe;
+    int no_amo;
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64
@@ -99,6 +106,17 @@ static inline int mpishmem_segment_holds_range(const mpishmem_segment_t *s, cons
     return off < s->size && len <= s->size - off;
 }
 
+/* MPI target rank of world PE pe in s->win. */
+static inline int mpishmem_segment_rank(const mpishmem_segment_t *s, int pe)
+{
+    return s->rank_of_pe ? s->rank_of_pe[pe] : pe;
+}
+
+/* Stops: pe is not a member of s's space, or the space refuses RMA or AMOs
+ * (spaces/space_errors.c explains which). */
+void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
+    __attribute__((noreturn, cold));
+
 /* The lane a context with lane number `lane` uses on s (segments made with
  * fewer lanes fall back to lane 0). */
 static inline mpishmem_lane_t *mpishmem_segment_lane(mpishmem_segment_t *s, int lane)
@@ -115,6 +133,12 @@ static inline void mpishmem_lane_mark(mpishmem_lane_t *l, int pe)
         __atomic_store_n(&l->dirty_epoch[pe], e, __ATOMIC_RELAXED);
     if (__atomic_load_n(&l->dirty_any, __ATOMIC_RELAXED) != e)
         __atomic_store_n(&l->dirty_any, e, __ATOMIC_RELAXED);
+}
+
+/* MPI rank of world PE pe in l->win. */
+static inline int mpishmem_lane_rank(const mpishmem_lane_t *l, int pe)
+{
+    return l->rank_of_pe ? l->rank_of_pe[pe] : pe;
 }
 
 static inline int mpishmem_lane_dirty(const mpishmem_lane_t *l, int pe)

@@ -17,6 +17,24 @@
  * the world.  Returns 0, or an MPI error code. */
 int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size);
 
+/* The same over any communicator: `comm` for the RMA window, `shm_comm`
+ * (comm's PEs on this node) for the shared allocation.  Collective over
+ * comm.  For a communicator other than the world, s->rank_of_pe translates
+ * world PEs to ranks in comm.  On failure s is left as destroy leaves it. */
+int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size_t size,
+                                   MPI_Comm comm, MPI_Comm shm_comm);
+
+/* Device memory (a GPU space) at base: an RMA window over comm, of `size`
+ * bytes when expose is set (MPI is GPU-aware), else of 0 bytes so the
+ * handle exists but no RMA can reach the memory.  No load/store peers.
+ * Collective over comm. */
+int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void *base,
+                                  size_t size, MPI_Comm comm, int expose);
+
+/* [n_pes] rank in comm of every world PE, -1 for non-members; malloc'd, or
+ * NULL when out of memory. */
+int *mpishmem_ranks_in(MPI_Comm comm);
+
 /* Existing memory that is symmetric by construction (the program's global
  * data): a world window over [base, base+size).  base is rounded down to a
  * page so the window base is aligned (MPICH 4.0 misplaces puts into windows
@@ -24,7 +42,7 @@ int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t 
 int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void *base,
                                   size_t size);
 
-/* Collective over the world; leaves s zeroed. */
+/* Collective over the window's communicator; leaves s zeroed. */
 void mpishmem_window_destroy(mpishmem_segment_t *s);
 
 #endif

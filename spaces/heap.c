@@ -4,16 +4,18 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
+#include <string.h>
 #include "heap.h"
+#include "devices.h"
+#include "../lib/runtime.h"
 #include "../mpi_backend/window.h"
 
 mpishmem_heap_t mpishmem_default_heap;
+mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;
 
-int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size)
+/* The allocator and registry entry of a heap whose segment exists. */
+static int heap_finish(mpishmem_heap_t *h, size_t size)
 {
-    int rc = mpishmem_window_create_heap(&h->seg, name, size);
-    if (rc != MPI_SUCCESS)
-        return rc;
     h->capacity = size;
     h->alloc = mpishmem_allocator_create(size);
     if (h->alloc == NULL || mpishmem_segment_register(&h->seg) != 0) {
@@ -25,6 +27,22 @@ int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size)
     return MPI_SUCCESS;
 }
 
+int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size)
+{
+    return mpishmem_heap_create_on(h, name, size, mpishmem_rt.world, mpishmem_rt.node);
+}
+
+int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
+                            MPI_Comm shm_comm)
+{
+    h->comm = comm;
+    h->gpu = -1;
+    int rc = mpishmem_window_create_heap_on(&h->seg, name, size, comm, shm_comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return heap_finish(h, size);
+}
+
 void mpishmem_heap_destroy(mpishmem_heap_t *h)
 {
     if (h->alloc == NULL)
@@ -32,7 +50,59 @@ void mpishmem_heap_destroy(mpishmem_heap_t *h)
     mpishmem_segment_unregister(&h->seg);
     mpishmem_allocator_destroy(h->alloc);
     h->alloc = NULL;
+    void *device_base = h->gpu >= 0 ? h->seg.base : NULL;
     mpishmem_window_destroy(&h->seg);
+    if (device_base)
+        mpishmem_gpu_free(h->gpu, device_base);
+}
+
+int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
+                             int gpu, int rma)
+{
+    h->comm = comm;
+    h->gpu = gpu;
+    h->seg.win = h->seg.shm_win = MPI_WIN_NULL;
+    /* Every member must get its memory before any creates the window. */
+    void *base = mpishmem_gpu_alloc(gpu, size == 0 ? 1 : size);
+    int ok = base != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    if (!all_ok) {
+        if (base)
+            mpishmem_gpu_free(gpu, base);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = mpishmem_window_create_device(&h->seg, name, base, size, comm, rma);
+    if (rc != MPI_SUCCESS) {
+        mpishmem_gpu_free(gpu, base);
+        return rc;
+    }
+    if (!rma) {
+        /* Nothing reaches this memory through MPI: every target is refused
+         * with an explanation (spaces/space_checks.c). */
+        for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
+            h->seg.rank_of_pe[pe] = -1;
+    }
+    h->seg.no_amo = 1; /* MPI accumulates on device memory are not relied on */
+    rc = heap_finish(h, size);
+    if (rc != MPI_SUCCESS)
+        mpishmem_gpu_free(gpu, base);
+    return rc;
+}
+
+void mpishmem_heap_zero(const mpishmem_heap_t *h, void *p, size_t n)
+{
+    if (h->gpu >= 0)
+        mpishmem_gpu_memset(h->gpu, p, 0, n);
+    else
+        memset(p, 0, n);
+}
+
+void mpishmem_heap_copy(const mpishmem_heap_t *h, void *dst, const void *src, size_t n)
+{
+    if (h->gpu >= 0)
+        mpishmem_gpu_memcpy(h->gpu, dst, src, n);
+    else
+        memcpy(dst, src, n);
 }
 
 void *mpishmem_heap_alloc(mpishmem_heap_t *h, size_t size, size_t align)

@@ -19,13 +19,49 @@ typedef struct mpishmem_heap {
     mpishmem_segment_t seg;
     mpishmem_allocator_t *alloc;
     size_t capacity;          /* bytes the user asked for */
+    MPI_Comm comm;            /* the PEs allocating together (not owned) */
+    int gpu;                  /* CUDA device of device memory, or -1 for host memory */
+    const char *size_var;     /* what sets the size, for exhaustion messages */
 } mpishmem_heap_t;
 
+/* The host heap over the world created by shmem_init. */
 extern mpishmem_heap_t mpishmem_default_heap;
+/* The heap shmem_malloc and friends use: the default space's heap (the one
+ * above unless SHMEM_DEFAULT_SPACE=GPU). */
+extern mpishmem_heap_t *mpishmem_user_heap;
 
 /* Collective over the world.  Returns 0 or an MPI error code. */
 int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size);
+/* Host memory shared by comm's PEs (shm_comm: those on this node),
+ * collective over comm. */
+int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
+                            MPI_Comm shm_comm);
+/* Device memory of CUDA device `gpu` (spaces/gpu_heap.c), collective over
+ * comm; RMA reaches it only when `rma` (MPI is GPU-aware). */
+int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
+                             int gpu, int rma);
 void mpishmem_heap_destroy(mpishmem_heap_t *h);
+
+/* Zero or copy bytes of a heap whose memory may be on a device. */
+void mpishmem_heap_zero(const mpishmem_heap_t *h, void *p, size_t n);
+void mpishmem_heap_copy(const mpishmem_heap_t *h, void *dst, const void *src, size_t n);
+
+/* Collective allocation on h over h->comm (heap_collective.c): every PE runs
+ * the allocator, one allreduce agrees (and is the closing barrier).  NULL on
+ * every PE when any PE is out of room; size 0 returns NULL at once. */
+void *mpishmem_heap_coll_alloc(const char *routine, mpishmem_heap_t *h, size_t size,
+                               size_t align);
+void *mpishmem_heap_coll_calloc(const char *routine, mpishmem_heap_t *h, size_t count,
+                                size_t size);
+/* Quiet + barrier over h->comm, then free ptr (not NULL) locally. */
+void mpishmem_heap_coll_free(const char *routine, mpishmem_heap_t *h, void *ptr);
+/* Quiet, then a barrier over h->comm. */
+void mpishmem_heap_coll_barrier(mpishmem_heap_t *h);
+/* The agreement itself: returns mine if every PE got the same offset;
+ * NULL on every PE if one failed (undo(h, mine) runs where mine != NULL);
+ * stops the job if the PEs got different offsets. */
+void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t size,
+                          void (*undo)(mpishmem_heap_t *h, void *p));
 
 /* Local (non-collective) allocator operations; NULL / -1 on failure. */
 void *mpishmem_heap_alloc(mpishmem_heap_t *h, size_t size, size_t align);

@@ -146,6 +146,8 @@ shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
 
 void mpishmem_team_release(shmem_team_t team)
 {
+    if (team->on_release)
+        team->on_release(team);
     registry_remove(team);
     /* Its children now descend from its parent, so a space team still
      * counts every team made from it, however indirectly. */
@@ -184,12 +186,13 @@ int mpishmem_teams_init(void)
 
 void mpishmem_teams_finalize(void)
 {
-    /* Teams the user did not destroy: children before parents (newest
-     * first is a valid order, since a parent is older than its child). */
+    /* Teams the user did not destroy, and the predefined space teams:
+     * children before parents (newest first is a valid order, since a
+     * parent is older than its child). */
     struct mpishmem_team *t = live_head;
     while (t) {
         struct mpishmem_team *next = t->next_live;
-        if (!t->predefined)
+        if (t != &mpishmem_team_world_object && t != &mpishmem_team_shared_object)
             mpishmem_team_release(t);
         t = next;
     }

@@ -29,6 +29,10 @@ struct mpishmem_team {
     int n_contexts;      /* live contexts created from this team */
     void *coll;          /* state owned by the collectives layer (lazily made) */
     void (*coll_free)(void *coll);
+    /* Called when the team is released (spaces/ forgets a space team the
+     * user destroyed). */
+    void (*on_release)(struct mpishmem_team *team);
+    void *owner;         /* for on_release: the space this team belongs to */
     struct mpishmem_team *prev_live, *next_live;
 };
 

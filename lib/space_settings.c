@@ -1,0 +1,95 @@
+/*
+ * mpishmem: the memory-space environment variables.
+ *
+ *   SHMEM_ENABLE_CPU_SPACE, SHMEM_ENABLE_GPU_SPACE   any value enables, except
+ *       an empty one (= unset) or a false word (0, no, false, off, n)
+ *   SHMEM_DEFAULT_SPACE                              CPU or GPU (any case)
+ *   SHMEM_CPU_SYMMETRIC_SIZE, SHMEM_GPU_SYMMETRIC_SIZE   sizes, as
+ *       SHMEM_SYMMETRIC_SIZE
+ * Every one must read the same on every PE (the proposal's rule);
+ * SHMEM_SYMMETRIC_SIZE is checked with the other settings (settings.c).  What they mean together is decided in
+ * spaces/predefined.c (docs/spaces.md has the table).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <shmem.h>
+#include "env.h"
+#include "error.h"
+#include "init_internal.h"
+#include "runtime.h"
+
+static int read_enable(const char *name)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return -1;
+    return mpishmem_parse_bool(v) == 0 ? 0 : 1;
+}
+
+static void read_size(const char *name, int *set, size_t *bytes, const char **text)
+{
+    const char *v = getenv(name);
+    *set = 0;
+    *text = v;
+    if (v == NULL)
+        return;
+    if (mpishmem_parse_size(v, bytes) != 0)
+        mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a non-negative "
+                       "number with an optional k, m, g or t suffix, e.g. 512M or 1.5G)",
+                       name, v);
+    *set = 1;
+}
+
+void mpishmem_read_space_settings(mpishmem_space_settings_t *sp)
+{
+    sp->enable_cpu = read_enable("SHMEM_ENABLE_CPU_SPACE");
+    sp->enable_gpu = read_enable("SHMEM_ENABLE_GPU_SPACE");
+    const char *d = getenv("SHMEM_DEFAULT_SPACE");
+    sp->default_space = -1;
+    if (d != NULL && *d != '\0') {
+        if (strcasecmp(d, "CPU") == 0)
+            sp->default_space = SHMEM_DEVICE_CPU;
+        else if (strcasecmp(d, "GPU") == 0)
+            sp->default_space = SHMEM_DEVICE_GPU;
+        else
+            mpishmem_fatal("shmem_init", "SHMEM_DEFAULT_SPACE='%s' is neither CPU nor GPU", d);
+    }
+    read_size("SHMEM_CPU_SYMMETRIC_SIZE", &sp->cpu_size_set, &sp->cpu_size,
+              &sp->cpu_size_text);
+    read_size("SHMEM_GPU_SYMMETRIC_SIZE", &sp->gpu_size_set, &sp->gpu_size,
+              &sp->gpu_size_text);
+}
+
+#define N_AGREE 5
+
+void mpishmem_agree_space_settings(const mpishmem_settings_t *set)
+{
+    const mpishmem_space_settings_t *sp = &set->spaces;
+    static const char *const names[N_AGREE] = {
+        "SHMEM_ENABLE_CPU_SPACE", "SHMEM_ENABLE_GPU_SPACE", "SHMEM_DEFAULT_SPACE",
+        "SHMEM_CPU_SYMMETRIC_SIZE", "SHMEM_GPU_SYMMETRIC_SIZE"};
+    /* Values as given; "unset" is its own value, so set-here-unset-there
+     * differs too. */
+    unsigned long long mine[N_AGREE] = {
+        (unsigned long long)(sp->enable_cpu + 1), (unsigned long long)(sp->enable_gpu + 1),
+        (unsigned long long)(sp->default_space + 1),
+        sp->cpu_size_set ? sp->cpu_size : ULLONG_MAX,
+        sp->gpu_size_set ? sp->gpu_size : ULLONG_MAX};
+    unsigned long long v[2 * N_AGREE], r[2 * N_AGREE];
+    for (int i = 0; i < N_AGREE; i++) {
+        v[i] = mine[i];
+        v[N_AGREE + i] = ~mine[i];
+    }
+    MPI_Allreduce(v, r, 2 * N_AGREE, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
+    for (int i = 0; i < N_AGREE; i++) {
+        if (r[i] == ~r[N_AGREE + i])
+            continue;
+        const char *here = getenv(names[i]);
+        mpishmem_fatal("shmem_init", "%s must be the same on every PE, but PEs disagree (this "
+                       "PE: %s%s%s)", names[i], here ? "'" : "", here ? here : "unset",
+                       here ? "'" : "");
+    }
+}

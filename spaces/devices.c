@@ -1,0 +1,190 @@
+/*
+ * mpishmem: which devices this PE may use (MPISHMEM_VISIBLE_DEVICES) and
+ * GPU discovery.
+ *
+ * MPISHMEM_VISIBLE_DEVICES, in the spirit of CUDA_VISIBLE_DEVICES, is a
+ * comma-separated list of what this PE may put spaces on: `cpu`, `gpu` (any
+ * GPU), `gpuN` or `gpu:N` (CUDA device N), `all`, or `none`.  Unset means
+ * `all`.  It may differ between PEs: that is how a job gives only some PEs
+ * a device, and how tests make partial space membership on one machine.
+ * The default space ignores it (every PE has the default space).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "devices.h"
+#include "../lib/error.h"
+#include "../lib/runtime.h"
+
+#if MPISHMEM_HAVE_MPI_EXT
+#include <mpi-ext.h> /* Open MPI declares MPIX_Query_cuda_support here */
+#endif
+
+mpishmem_devices_t mpishmem_devices = {.cpu_visible = 1, .gpu_filter_all = 1, .gpu = -1};
+
+/* One token of the list; 0 if understood. */
+static int parse_token(const char *t, size_t len, mpishmem_devices_t *d)
+{
+    if (len == 3 && strncasecmp(t, "cpu", 3) == 0) {
+        d->cpu_visible = 1;
+        return 0;
+    }
+    if (len == 3 && strncasecmp(t, "all", 3) == 0) {
+        d->cpu_visible = d->gpu_filter_all = 1;
+        return 0;
+    }
+    if (len == 4 && strncasecmp(t, "none", 4) == 0)
+        return 0;
+    if (len >= 3 && strncasecmp(t, "gpu", 3) == 0) {
+        if (len == 3) {
+            d->gpu_filter_all = 1;
+            return 0;
+        }
+        size_t i = t[3] == ':' ? 4 : 3;
+        if (i == len)
+            return -1;
+        unsigned n = 0;
+        for (; i < len; i++) {
+            if (!isdigit((unsigned char)t[i]) || n > 63)
+                return -1;
+            n = n * 10 + (unsigned)(t[i] - '0');
+        }
+        if (n > 63)
+            return -1;
+        d->gpu_filter |= 1ULL << n;
+        return 0;
+    }
+    return -1;
+}
+
+int mpishmem_devices_parse(const char *text, mpishmem_devices_t *d, const char **bad,
+                           size_t *bad_len)
+{
+    d->cpu_visible = 0;
+    d->gpu_filter_all = 0;
+    d->gpu_filter = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        const char *start = p;
+        while (*p && *p != ',' && *p != ' ')
+            p++;
+        if (p > start && parse_token(start, (size_t)(p - start), d) != 0) {
+            *bad = start;
+            *bad_len = (size_t)(p - start);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void mpishmem_devices_init(void)
+{
+    const char *v = getenv("MPISHMEM_VISIBLE_DEVICES");
+    mpishmem_devices.gpu = -1;
+    mpishmem_devices.gpu_discovered = 0;
+    if (v == NULL) {
+        mpishmem_devices.cpu_visible = mpishmem_devices.gpu_filter_all = 1;
+        return;
+    }
+    const char *bad = NULL;
+    size_t bad_len = 0;
+    if (mpishmem_devices_parse(v, &mpishmem_devices, &bad, &bad_len) != 0)
+        mpishmem_fatal("shmem_init", "MPISHMEM_VISIBLE_DEVICES='%s': '%.*s' is not a device "
+                       "(use a comma-separated list of cpu, gpu, gpuN, all, none)", v,
+                       (int)bad_len, bad);
+}
+
+static int gpu_allowed(int g)
+{
+    return mpishmem_devices.gpu_filter_all || (g < 64 && (mpishmem_devices.gpu_filter >> g) & 1);
+}
+
+void mpishmem_devices_discover_gpu(void)
+{
+    mpishmem_devices_t *d = &mpishmem_devices;
+    if (d->gpu_discovered)
+        return;
+    d->gpu_discovered = 1;
+    d->gpu = -1;
+    d->gpu_aware_mpi = mpishmem_mpi_cuda_aware();
+    char why[200] = "";
+    int n = mpishmem_cuda_device_count(why, sizeof why);
+    d->gpu_count = n;
+    int pci = -1;
+    char how[160] = "";
+    if (n == 0) {
+        /* Still ask hwloc, so the message says whether a GPU is installed
+         * and only its runtime is missing. */
+        mpishmem_topology_nearest(NULL, 0, 0, &pci, how, sizeof how);
+        if (pci >= 0)
+            snprintf(d->why_no_gpu, sizeof d->why_no_gpu, "no GPU: %s; hwloc sees %d "
+                     "GPU-class PCI device(s)", why, pci);
+        else
+            snprintf(d->why_no_gpu, sizeof d->why_no_gpu, "no GPU: %s (%s)", why, how);
+        return;
+    }
+    /* The visible devices, by CUDA ordinal, with their PCI addresses. */
+    char busids[64][32];
+    int ordinal[64], m = 0;
+    for (int g = 0; g < n && m < 64; g++) {
+        if (!gpu_allowed(g))
+            continue;
+        if (mpishmem_cuda_pci_bus_id(g, busids[m], sizeof busids[m]) != 0)
+            busids[m][0] = '\0';
+        ordinal[m++] = g;
+    }
+    if (m == 0) {
+        snprintf(d->why_no_gpu, sizeof d->why_no_gpu, "no GPU: MPISHMEM_VISIBLE_DEVICES "
+                 "hides all %d CUDA device(s) from this PE", n);
+        return;
+    }
+    int pick = mpishmem_topology_nearest((const char(*)[32])busids, m, mpishmem_rt.node_rank,
+                                         &pci, how, sizeof how);
+    if (pick < 0) {
+        pick = mpishmem_rt.node_rank % m; /* spread the node's PEs over the devices */
+        snprintf(d->gpu_choice, sizeof d->gpu_choice, "CUDA device %d by node rank (%s)",
+                 ordinal[pick], how);
+    } else {
+        snprintf(d->gpu_choice, sizeof d->gpu_choice, "CUDA device %d, %s", ordinal[pick],
+                 how);
+    }
+    d->gpu = ordinal[pick];
+}
+
+int mpishmem_device_reachable(shmem_device_type_t t)
+{
+    switch (t) {
+    case SHMEM_DEVICE_CPU:
+        return mpishmem_devices.cpu_visible;
+    case SHMEM_DEVICE_GPU:
+        mpishmem_devices_discover_gpu();
+        return mpishmem_devices.gpu >= 0;
+    default:
+        return 0; /* no FPGA (or other device) discovery exists */
+    }
+}
+
+size_t mpishmem_device_capacity(shmem_device_type_t t)
+{
+    if (t == SHMEM_DEVICE_GPU)
+        return mpishmem_devices.gpu >= 0 ? mpishmem_cuda_total_memory(mpishmem_devices.gpu)
+                                         : 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
+int mpishmem_mpi_cuda_aware(void)
+{
+#if MPISHMEM_HAVE_MPIX_CUDA
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return 0; /* no way to ask: assume device pointers may not be passed to MPI */
+#endif
+}
