@@ -10,6 +10,35 @@ sh test/deps.sh || { echo "test/run-all.sh: could not install dependencies"; exi
 
 passed=0
 failed=0
+# The API families whose coverage must be 100%.
+families=setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock,team,ctx,session,spaces
+
+# count NAME COMMAND...: run a step, count it as one pass or one failure.
+count()
+{
+    name=$1
+    shift
+    if "$@"; then
+        echo "=== $name: passed"
+        passed=$((passed + 1))
+    else
+        echo "=== $name: FAILED"
+        failed=$((failed + 1))
+    fi
+}
+
+# The GPU-space code compiled against the CUDA headers (no GPU is needed:
+# the spaces tests then check that GPU requests degrade as documented).
+cuda_build()
+{
+    mpi=$1 dir="build-test-cuda-$1"
+    rm -rf "$dir"
+    CC="mpicc.$mpi" meson setup "$dir" -Dcuda=enabled -Dbenchmarks=false >"$dir.setup.log" 2>&1 &&
+        ninja -C "$dir" >/dev/null &&
+        meson test -C "$dir" --suite spaces --num-processes 1 >"$dir.test.log" 2>&1 &&
+        meson test -C "$dir" spaces_env --num-processes 1 >>"$dir.test.log" 2>&1 ||
+        { tail -40 "$dir.setup.log" "$dir.test.log" 2>/dev/null; return 1; }
+}
 for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     dir="build-test-$mpi"
     echo "=== $mpi: configure and build ($dir)"
@@ -41,7 +70,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         prefix="$top/$dir/_install"
         meson configure "$dir" --prefix="$prefix" >/dev/null && meson install -C "$dir" >/dev/null
         cov=$("$checker" --header "mpicc.$mpi -I$prefix/include" \
-              --family setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock \
+              --family "$families" \
               "$prefix/lib/libmpishmem.a" | tail -1)
         echo "=== $mpi: $cov"
         case "$cov" in
@@ -50,5 +79,19 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         esac
     fi
 done
+# CUDA-enabled builds, when the toolkit is installed (it is on our CI image).
+if [ -e /usr/local/cuda/include/cuda_runtime_api.h ] || command -v nvcc >/dev/null 2>&1; then
+    for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
+        count "CUDA-enabled build, spaces tests ($mpi)" cuda_build "$mpi"
+    done
+else
+    echo "=== CUDA toolkit not installed: CUDA-enabled build skipped"
+fi
+
+# Threaded contexts under ThreadSanitizer (MPICH).
+case " ${MPISHMEM_MPIS:-mpich openmpi} " in
+    *" mpich "*) count "ThreadSanitizer, ctx_threads" sh test/tsan.sh ;;
+esac
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs the threaded context test under ThreadSanitizer (MPICH build).
+#   sh test/tsan.sh          # from the top of the tree; prints "tsan: ok" or the reports
+# UCX's memory hooks (used by MPICH's ch4:ucx) intercept madvise on thread
+# exit and crash under TSan, so they are turned off for the run.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir="$top/build-tsan"
+rm -rf "$dir"
+CC=mpicc.mpich meson setup "$dir" -Db_sanitize=thread -Dbuildtype=debugoptimized \
+    -Dbenchmarks=false >"$dir.setup.log" 2>&1 && ninja -C "$dir" test/ctx_threads >/dev/null ||
+    { cat "$dir.setup.log"; echo "tsan: build failed"; exit 1; }
+status=0
+for shm in 1 0; do
+    out="$dir/tsan-shm$shm.out"
+    UCX_MEM_MMAP_HOOK_MODE=none UCX_MEM_MALLOC_HOOKS=no UCX_MEM_EVENTS=no \
+        TSAN_OPTIONS="halt_on_error=0 exitcode=66" MPISHMEM_SHM=$shm \
+        timeout 600 mpiexec.mpich -n 2 "$dir/test/ctx_threads" >"$out" 2>&1
+    rc=$?
+    reports=$(grep -c "WARNING: ThreadSanitizer" "$out")
+    if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then
+        echo "tsan: MPISHMEM_SHM=$shm: exit $rc, $reports report(s)"
+        head -80 "$out"
+        status=1
+    fi
+done
+[ "$status" -eq 0 ] && echo "tsan: ok"
+exit "$status"
