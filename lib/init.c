@@ -15,6 +15,7 @@
 #include "error.h"
 #include "init_internal.h"
 #include "runtime.h"
+#include "../coll/coll.h"
 #include "../mpi_backend/progress.h"
 #include "../spaces/heap.h"
 #include "../teams/team.h"
@@ -158,6 +159,7 @@ void shmem_finalize(void)
     if (mpishmem_rt.state != MPISHMEM_RUNNING)
         return; /* finalizing twice, or never initialized: nothing to do */
     shmem_barrier_all();
+    mpishmem_active_sets_finalize();
     mpishmem_teams_finalize();
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);
