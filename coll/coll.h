@@ -8,10 +8,11 @@
  * needs no RMA; the MPI datatype and operation are the ones matching the C
  * type, so reductions are done by MPI.
  *
- * The routines start the non-blocking form of the MPI collective and wait
- * with mpishmem_wait_request: the wait keeps MPI (and so RMA aimed at this
- * PE) progressing and gives the core away when PEs outnumber cores
- * (docs/collectives.md has the measurements behind this choice).
+ * The routines start the non-blocking form of the MPI collective and poll
+ * it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at this PE)
+ * progressing, and give the core away when PEs outnumber cores, where the
+ * blocking MPI calls spin for milliseconds (docs/collectives.md has the
+ * measurements behind this choice).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -91,6 +92,14 @@ mpishmem_coll_comm_t *mpishmem_active_set(const char *routine, int PE_start, int
                                           int PE_size, const long *pSync, int sync_size);
 /* Frees every cached active-set communicator (shmem_finalize). */
 void mpishmem_active_sets_finalize(void);
+
+/* The operation that computes MPI_MAX or MPI_MIN right on dt (see
+ * unsigned_minmax.c); op itself for every other operation and type. */
+MPI_Op mpishmem_coll_minmax_op(const char *routine, MPI_Op op, MPI_Datatype dt);
+void mpishmem_coll_minmax_finalize(void);
+
+/* Releases what the collectives keep between calls (shmem_finalize). */
+void mpishmem_coll_finalize(void);
 
 /* ---- Shared helpers (coll_util.c) ------------------------------------------ */
 

@@ -4,9 +4,11 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "coll.h"
 #include "../mpi_backend/progress.h"
 #include "../teams/team.h"
@@ -56,9 +58,34 @@ void mpishmem_coll_mpi_fail(const char *routine, const char *call, int rc)
     mpishmem_fatal(routine, "%s failed: %s", call, text);
 }
 
+/* Polls of an oversubscribed wait that only yield before the rest sleep. */
+#define YIELDS_BEFORE_SLEEP 16u
+
+/* With a core per PE, the common polling loop (it spins, then yields).
+ * When PEs outnumber cores a PE waiting in a collective mostly waits for
+ * PEs that are not running; sched_yield hands the core only to tasks
+ * queued on the same core, while a short sleep idles it, so the kernel
+ * pulls a waiting PE over from a busy core.  Measured on 2 cores at 3-8
+ * PEs, the whole collective test ran 2-2.5x faster (docs/collectives.md).
+ * Every wake-up tests the request, which also drives MPI progress. */
 void mpishmem_coll_wait(MPI_Request *req)
 {
-    mpishmem_wait_request(req);
+    if (!mpishmem_rt.yield) {
+        mpishmem_wait_request(req);
+        return;
+    }
+    int done = 0;
+    unsigned polls = 0;
+    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    while (!done) {
+        if (++polls <= YIELDS_BEFORE_SLEEP) {
+            sched_yield();
+        } else {
+            struct timespec nap = {0, 1000};
+            nanosleep(&nap, NULL);
+        }
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    }
 }
 
 const void *mpishmem_coll_copy_source(const char *routine, const void *source, size_t len,
@@ -70,4 +97,10 @@ const void *mpishmem_coll_copy_source(const char *routine, const void *source, s
                        "overlaps dest", len);
     memcpy(*tmp, source, len);
     return *tmp;
+}
+
+void mpishmem_coll_finalize(void)
+{
+    mpishmem_active_sets_finalize();
+    mpishmem_coll_minmax_finalize();
 }

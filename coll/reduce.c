@@ -51,6 +51,8 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     int count = prepare(routine, "nreduce", c, dest, source, nreduce, esize, &send, &tmp, &bytes);
     if (count == 0)
         return;
+    if (op == MPI_MAX || op == MPI_MIN)
+        op = mpishmem_coll_minmax_op(routine, op, dt);
     MPI_Request req;
     mpishmem_coll_started(routine, "MPI_Iallreduce",
                           MPI_Iallreduce(send, dest, count, dt, op, c->comm, &req));

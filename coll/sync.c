@@ -10,13 +10,14 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "coll.h"
-#include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
 
-static void sync_comm(const mpishmem_coll_comm_t *c)
+static void sync_comm(const char *routine, const mpishmem_coll_comm_t *c)
 {
+    MPI_Request req;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    mpishmem_barrier_comm(c->comm);
+    mpishmem_coll_started(routine, "MPI_Ibarrier", MPI_Ibarrier(c->comm, &req));
+    mpishmem_coll_wait(&req);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -25,14 +26,15 @@ int shmem_team_sync(shmem_team_t team)
     mpishmem_coll_comm_t *c = mpishmem_coll_team("shmem_team_sync", team);
     if (c == NULL)
         return -1;
-    sync_comm(c);
+    sync_comm("shmem_team_sync", c);
     return 0;
 }
 
 void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    sync_comm(mpishmem_active_set("shmem_sync", PE_start, logPE_stride, PE_size, pSync,
-                                  SHMEM_BARRIER_SYNC_SIZE));
+    mpishmem_coll_comm_t *c = mpishmem_active_set("shmem_sync", PE_start, logPE_stride,
+                                                  PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
+    sync_comm("shmem_sync", c);
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -40,5 +42,5 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     mpishmem_coll_comm_t *c = mpishmem_active_set("shmem_barrier", PE_start, logPE_stride,
                                                   PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
     mpishmem_complete_all();
-    sync_comm(c);
+    sync_comm("shmem_barrier", c);
 }

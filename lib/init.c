@@ -159,7 +159,7 @@ void shmem_finalize(void)
     if (mpishmem_rt.state != MPISHMEM_RUNNING)
         return; /* finalizing twice, or never initialized: nothing to do */
     shmem_barrier_all();
-    mpishmem_active_sets_finalize();
+    mpishmem_coll_finalize();
     mpishmem_teams_finalize();
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);
