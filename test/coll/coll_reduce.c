@@ -2,37 +2,14 @@
  * coll_reduce: every team reduction (and, or, xor, max, min, sum, prod) and
  * both sum scans for every type of the team-based reduction table, typed
  * and through the C11 generics, on the teams of coll_teams_make (the C11
- * forms on the first two).  Each
- * runs out of place, in place and with zero elements, and must return
- * nonzero for SHMEM_TEAM_INVALID.
- *
- * Contributions are small integers (complex ones with an imaginary part),
- * chosen so that signed results never overflow and real results are exact;
- * unsigned ones may wrap, which C defines.  The expected result is folded
- * in the type itself with the C operator, in team order.
+ * forms on the first two).  Each runs out of place, in place and with
+ * zero elements, and must return nonzero for SHMEM_TEAM_INVALID.  Values
+ * and expected results: coll_values.h.
  */
 #include "coll_common.h"
+#include "coll_values.h"
 
 #define NR 5 /* elements reduced per call */
-
-/* Contribution of world PE w to element i, per operation. */
-#define VAL_sum(T, w, i) COLL_VAL2(T, ((w) * 5 + (i) * 3) % 9 - 3, ((w) + (i)) % 4 - 1)
-#define VAL_prod(T, w, i)                                                                  \
-    COLL_VAL2(T, ((w) + (i)) % 4 == 0 ? 2 : ((w) + (i)) % 5 == 3 ? -1 : 1,                \
-              ((w) + 2 * (i)) % 3 == 0)
-#define VAL_max(T, w, i) ((T)(((w) * 7 + (i) * 5) % 13 - 6))
-#define VAL_min(T, w, i) VAL_max(T, w, i)
-#define VAL_and(T, w, i) ((T) ~(1ull << (((w) * 3 + (i)) % (8 * sizeof(T)))))
-#define VAL_or(T, w, i) ((T)(1ull << (((w) * 5 + (i)) % (8 * sizeof(T)))))
-#define VAL_xor(T, w, i) ((T)(0x9e3779b97f4a7c15ull * (unsigned long long)((w) * 8 + (i) + 1)))
-
-#define FOLD_sum(a, b) ((a) + (b))
-#define FOLD_prod(a, b) ((a) * (b))
-#define FOLD_max(a, b) ((b) > (a) ? (b) : (a))
-#define FOLD_min(a, b) ((b) < (a) ? (b) : (a))
-#define FOLD_and(a, b) ((a) & (b))
-#define FOLD_or(a, b) ((a) | (b))
-#define FOLD_xor(a, b) ((a) ^ (b))
 
 #define UNTOUCHED 77
 
