@@ -243,7 +243,8 @@ END_TEST
 /* shmem_team_sync: each PE puts a round number to its right neighbour in
  * the team and quiets, or stores it directly when it can; after the sync
  * the value from the left neighbour is there.  A second sync keeps the
- * next round from overwriting a value not yet read. */
+ * next round from overwriting a value not yet read (the C11 shmem_sync
+ * form, which must reach shmem_team_sync). */
 static int g_flags[COLL_GLOBAL_PES];
 
 START_TEST(test_team_sync)
@@ -273,7 +274,9 @@ START_TEST(test_team_sync)
                 if (((volatile int *)flags)[left] != value)
                     coll_fail("after shmem_team_sync on team %s, round %d: flag of PE %d is "
                               "%d, expected %d", cur_team, round, left, flags[left], value);
-                shmem_team_sync(team);
+                /* the C11 generic form, between rounds */
+                if (shmem_sync(team) != 0)
+                    coll_fail("C11 shmem_sync on team %s returned nonzero", cur_team);
             }
         }
         shmem_barrier_all();
