@@ -41,7 +41,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         prefix="$top/$dir/_install"
         meson configure "$dir" --prefix="$prefix" >/dev/null && meson install -C "$dir" >/dev/null
         cov=$("$checker" --header "mpicc.$mpi -I$prefix/include" \
-              --family setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock \
+              --family setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock,collective \
               "$prefix/lib/libmpishmem.a" | tail -1)
         echo "=== $mpi: $cov"
         case "$cov" in
