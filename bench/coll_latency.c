@@ -15,8 +15,10 @@
  * MPI_Wait, and with an MPI_Test/sched_yield loop (what mpishmem does), to
  * compare waiting strategies.
  *
- * Run: mpiexec -n 2 ./coll_latency.  Knobs: BENCH_ITERS (ops per batch for
- * small sizes), BENCH_REPS, BENCH_MAX_BYTES.
+ * Run: mpiexec -n 2 ./coll_latency.  Knobs: BENCH_BATCH_MS (time of one
+ * batch, default 20), BENCH_ITERS (most operations in a batch), BENCH_REPS,
+ * BENCH_MAX_BYTES.  The heap must hold 2 x npes x BENCH_MAX_BYTES
+ * (SHMEM_SYMMETRIC_SIZE=64M is enough for 8 PEs and 1 MiB).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -105,25 +107,23 @@ static double batch(enum op op, enum how how, size_t bytes, int iters)
     return slowest;
 }
 
-/* Batches shrink with the bytes moved, so large sizes stay quick. */
-static int iters_for(bench_config_t c, enum op op, size_t bytes)
-{
-    size_t moved = bytes * (op == FCOLLECT || op == ALLTOALL ? (size_t)npes : 1);
-    long it = (long)((64u << 20) / (moved + 1));
-    if (it > c.iters)
-        it = c.iters;
-    return it < 8 ? 8 : (int)it;
-}
-
 static void measure(bench_config_t c, enum op op, size_t bytes, int n_how)
 {
     double samples[N_HOW][BENCH_MAX_REPS], med[N_HOW];
-    int iters = iters_for(c, op, bytes);
-    for (int h = 0; h < n_how; h++)
-        batch(op, (enum how)h, bytes, iters / 10 + 1); /* warm-up */
+    int iters[N_HOW];
+    /* Warm up, then size each form's batches to about BENCH_BATCH_MS: a
+     * form far slower than another must not shrink the other's batches to
+     * a few operations.  Every PE gets the same (reduced) times, so every
+     * PE runs the same number of operations. */
+    for (int h = 0; h < n_how; h++) {
+        batch(op, (enum how)h, bytes, 2);
+        double t = batch(op, (enum how)h, bytes, 3);
+        double want = 1e6 * bench_env_int("BENCH_BATCH_MS", 20) / (t > 1.0 ? t : 1.0);
+        iters[h] = want > c.iters ? c.iters : want < 4 ? 4 : (int)want;
+    }
     for (int r = 0; r < c.reps; r++)
         for (int h = 0; h < n_how; h++)
-            samples[h][r] = batch(op, (enum how)h, bytes, iters);
+            samples[h][r] = batch(op, (enum how)h, bytes, iters[h]);
     for (int h = 0; h < n_how; h++)
         med[h] = bench_median(samples[h], c.reps);
     if (shmem_my_pe() != 0)
@@ -131,7 +131,7 @@ static void measure(bench_config_t c, enum op op, size_t bytes, int n_how)
     printf("{\"bench\":\"coll_latency\",\"op\":\"%s\",\"bytes\":%zu,\"npes\":%d,"
            "\"iters\":%d,\"median_ns\":%.1f,\"floor\":\"%s\",\"floor_ns\":%.1f,"
            "\"ratio\":%.3f",
-           op_name[op], bytes, npes, iters, med[SHMEM], mpi_name[op], med[MPI_BLOCKING],
+           op_name[op], bytes, npes, iters[SHMEM], med[SHMEM], mpi_name[op], med[MPI_BLOCKING],
            med[SHMEM] / med[MPI_BLOCKING]);
     if (n_how > MPI_NB_WAIT)
         printf(",\"mpi_nb_wait_ns\":%.1f,\"mpi_nb_test_yield_ns\":%.1f", med[MPI_NB_WAIT],

@@ -93,6 +93,7 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     MPI_Comm_set_errhandler(s->cc.comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(s->cc.comm, &s->cc.me);
     MPI_Comm_size(s->cc.comm, &s->cc.n);
+    mpishmem_coll_agree_blocking(routine, &s->cc);
     s->start = start;
     s->log_stride = log_stride;
     s->size = size;

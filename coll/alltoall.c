@@ -26,10 +26,8 @@ static void exchange(const char *routine, mpishmem_coll_comm_t *c, void *dest,
         send = mpishmem_coll_overlap(dest, span, source, span)
                    ? mpishmem_coll_copy_source(routine, source, span, &tmp)
                    : source;
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Ialltoall",
-                          MPI_Ialltoall(send, count, st, dest, count, rt, c->comm, &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Alltoall,
+                      MPI_Ialltoall, send, count, st, dest, count, rt, c->comm);
     free(tmp);
 }
 
@@ -113,10 +111,8 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
         send = mpishmem_coll_overlap(dest, dspan, source, sspan)
                    ? mpishmem_coll_copy_source(routine, source, sspan, &tmp)
                    : source;
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Ialltoall",
-                          MPI_Ialltoall(send, 1, st, dest, 1, rt, c->comm, &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Alltoall,
+                      MPI_Ialltoall, send, 1, st, dest, 1, rt, c->comm);
     free(tmp);
     if (st != rt)
         MPI_Type_free(&st);

@@ -8,11 +8,14 @@
  * needs no RMA; the MPI datatype and operation are the ones matching the C
  * type, so reductions are done by MPI.
  *
- * The routines start the non-blocking form of the MPI collective and poll
- * it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at this PE)
- * progressing, and give the core away when PEs outnumber cores, where the
- * blocking MPI calls spin for milliseconds (docs/collectives.md has the
- * measurements behind this choice).
+ * When every PE of the communicator has a core of its own, a routine
+ * calls the blocking MPI collective.  When PEs outnumber cores, where the
+ * blocking calls spin for milliseconds, it starts the non-blocking form and
+ * polls it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at
+ * this PE) progressing and give the core away.  The choice is made alike
+ * on every PE of the communicator (mpishmem_coll_blocking);
+ * docs/collectives.md has the measurements behind it.
+ * docs/collectives.md has the measurements behind both choices.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -31,6 +34,7 @@ typedef struct mpishmem_coll_comm {
     MPI_Comm comm;
     int me, n;                  /* rank in comm, size of comm */
     int *counts, *displs;       /* [n]: collect's Allgatherv arguments, made on first use */
+    int may_block;              /* no PE of comm is oversubscribed: small calls may block */
 } mpishmem_coll_comm_t;
 
 /* ---- MPI datatypes and operations of the C types --------------------------
@@ -129,6 +133,36 @@ static inline void mpishmem_coll_started(const char *routine, const char *call, 
 
 /* Waits for a started collective (see the file comment). */
 void mpishmem_coll_wait(MPI_Request *req);
+
+/* Whether to call the blocking MPI collective: when every PE of c has a
+ * core of its own, MPI's blocking algorithms are the fastest (its
+ * non-blocking ones are slower, by 1-5 us for small messages and up to 2x
+ * for large ones on Open MPI), and its progress engine still serves RMA
+ * while it waits.  When PEs outnumber cores, spinning inside MPI keeps the
+ * core from the PEs being waited for: start the non-blocking call and
+ * poll (mpishmem_coll_wait). */
+static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
+{
+    return c->may_block;
+}
+
+/* MPI never matches a blocking collective with a non-blocking one, so
+ * every PE of c must decide alike: sets c->may_block when no PE of c is
+ * oversubscribed.  Collective over c->comm; run when its state is made. */
+void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c);
+
+/* One MPI collective, blocking (BLOCKING_CALL) or started and polled
+ * (NB_CALL, which takes a trailing MPI_Request *). */
+#define MPISHMEM_COLL_RUN(routine, blocking, BLOCKING_CALL, NB_CALL, ...)                  \
+    do {                                                                                   \
+        if (blocking) {                                                                    \
+            mpishmem_coll_started(routine, #BLOCKING_CALL, BLOCKING_CALL(__VA_ARGS__));    \
+        } else {                                                                           \
+            MPI_Request req_;                                                              \
+            mpishmem_coll_started(routine, #NB_CALL, NB_CALL(__VA_ARGS__, &req_));         \
+            mpishmem_coll_wait(&req_);                                                     \
+        }                                                                                  \
+    } while (0)
 
 /* A private copy of source (len bytes) in *tmp, for the rare call whose
  * source overlaps dest without being the same array: MPI forbids aliased

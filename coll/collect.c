@@ -53,11 +53,9 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
     }
     if (count == 0)
         return;
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Iallgather",
-                          MPI_Iallgather(gather_source(slot, source, bytes, dest, total),
-                                         count, dt, dest, count, dt, c->comm, &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
+                      gather_source(slot, source, bytes, dest, total), count, dt, dest, count,
+                      dt, c->comm);
 }
 
 /* Allgatherv's int arrays, kept with the communicator for the next call. */
@@ -77,11 +75,8 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     size_t bytes = mpishmem_checked_bytes(routine, nelems, esize);
     int count = mpishmem_coll_count(routine, nelems);
     counts_ready(routine, c);
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Iallgather (of the counts)",
-                          MPI_Iallgather(&count, 1, MPI_INT, c->counts, 1, MPI_INT, c->comm,
-                                         &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather,
+                      MPI_Iallgather, &count, 1, MPI_INT, c->counts, 1, MPI_INT, c->comm);
     /* Every PE sees the same counts, so all of them stop here or none. */
     long long sum = 0;
     for (int i = 0; i < c->n; i++) {
@@ -103,11 +98,9 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     }
     if (sum == 0)
         return;
-    mpishmem_coll_started(routine, "MPI_Iallgatherv",
-                          MPI_Iallgatherv(gather_source(slot, source, bytes, dest, total),
-                                          count, dt, dest, c->counts, c->displs, dt, c->comm,
-                                          &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgatherv,
+                      MPI_Iallgatherv, gather_source(slot, source, bytes, dest, total), count,
+                      dt, dest, c->counts, c->displs, dt, c->comm);
 }
 
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)

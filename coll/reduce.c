@@ -53,10 +53,8 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
         return;
     if (op == MPI_MAX || op == MPI_MIN)
         op = mpishmem_coll_minmax_op(routine, op, dt);
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Iallreduce",
-                          MPI_Iallreduce(send, dest, count, dt, op, c->comm, &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
+                      send, dest, count, dt, op, c->comm);
     free(tmp);
 }
 
@@ -70,14 +68,13 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
     int count = prepare(routine, "nelems", c, dest, source, nelems, esize, &send, &tmp, &bytes);
     if (count == 0)
         return;
-    MPI_Request req;
+    int blocking = mpishmem_coll_blocking(c);
     if (exclusive)
-        mpishmem_coll_started(routine, "MPI_Iexscan",
-                              MPI_Iexscan(send, dest, count, dt, MPI_SUM, c->comm, &req));
+        MPISHMEM_COLL_RUN(routine, blocking, MPI_Exscan, MPI_Iexscan, send, dest, count, dt,
+                          MPI_SUM, c->comm);
     else
-        mpishmem_coll_started(routine, "MPI_Iscan",
-                              MPI_Iscan(send, dest, count, dt, MPI_SUM, c->comm, &req));
-    mpishmem_coll_wait(&req);
+        MPISHMEM_COLL_RUN(routine, blocking, MPI_Scan, MPI_Iscan, send, dest, count, dt,
+                          MPI_SUM, c->comm);
     /* MPI leaves rank 0's result undefined; the spec defines it as 0 (all
      * bits zero is 0 for every integer, real and complex type here). */
     if (exclusive && c->me == 0)

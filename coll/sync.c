@@ -14,10 +14,8 @@
 
 static void sync_comm(const char *routine, const mpishmem_coll_comm_t *c)
 {
-    MPI_Request req;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    mpishmem_coll_started(routine, "MPI_Ibarrier", MPI_Ibarrier(c->comm, &req));
-    mpishmem_coll_wait(&req);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Barrier, MPI_Ibarrier, c->comm);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -22,7 +22,8 @@
 #define CODE(w, j, i) ((((w) * 37 + (j) * 11 + (i) * 3 + 5) % 97) + 1)
 #define UNTOUCHED 99
 /* 64-bit values use their high half, so a 32-bit copy shows. */
-#define VALUE(BITS, code) ((uint##BITS##_t)(code) | (uint##BITS##_t)((uint64_t)(code) << (BITS - 24)))
+#define VALUE(BITS, code)                                                                  \
+    ((uint##BITS##_t)(code) | (uint##BITS##_t)((uint64_t)(code) << (BITS - 24)))
 
 typedef struct {
     int start, log, size;
