@@ -16,6 +16,7 @@
 #include "error.h"
 #include "init_internal.h"
 #include "runtime.h"
+#include "coll/coll.h"
 #include "../mpi_backend/progress.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
@@ -169,6 +170,7 @@ void shmem_finalize(void)
         return; /* finalizing twice, or never initialized: nothing to do */
     shmem_barrier_all();
     mpishmem_contexts_finalize();
+    mpishmem_coll_finalize();
     mpishmem_teams_finalize();
     mpishmem_spaces_finalize();
     mpishmem_globals_destroy();

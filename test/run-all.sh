@@ -11,7 +11,7 @@ sh test/deps.sh || { echo "test/run-all.sh: could not install dependencies"; exi
 passed=0
 failed=0
 # The API families whose coverage must be 100%.
-families=setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock,team,ctx,session,spaces
+families=setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock,team,ctx,session,spaces,collective
 
 # count NAME COMMAND...: run a step, count it as one pass or one failure.
 count()

@@ -143,4 +143,50 @@ void mpishmem_c11_unsupported_type(void);
     _Generic(MPISHMEM_ARG0(__VA_ARGS__), shmem_ctx_t: shmem_ctx_signal_set,    \
              default: shmem_signal_set)(__VA_ARGS__)
 
+/* Team collectives: dispatch on dest, the argument after the team. */
+#define MPISHMEM_C11_COLL(TABLE, OP, team, dest, ...)                          \
+    MPISHMEM_C11_SELECT(TABLE, MPISHMEM_C11_CASE, OP, dest)(team, dest, __VA_ARGS__)
+
+#define shmem_broadcast(team, dest, ...)                                       \
+    MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, broadcast, team, dest, __VA_ARGS__)
+#define shmem_collect(team, dest, ...)                                         \
+    MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, collect, team, dest, __VA_ARGS__)
+#define shmem_fcollect(team, dest, ...)                                        \
+    MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, fcollect, team, dest, __VA_ARGS__)
+#define shmem_alltoall(team, dest, ...)                                        \
+    MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, alltoall, team, dest, __VA_ARGS__)
+#define shmem_alltoalls(team, dest, ...)                                       \
+    MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, alltoalls, team, dest, __VA_ARGS__)
+
+#define shmem_and_reduce(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_BIT_GENERIC_TYPES, and_reduce, team, dest, __VA_ARGS__)
+#define shmem_or_reduce(team, dest, ...)                                       \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_BIT_GENERIC_TYPES, or_reduce, team, dest, __VA_ARGS__)
+#define shmem_xor_reduce(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_BIT_GENERIC_TYPES, xor_reduce, team, dest, __VA_ARGS__)
+#define shmem_max_reduce(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_ARITH_GENERIC_TYPES, max_reduce, team, dest, __VA_ARGS__)
+#define shmem_min_reduce(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_ARITH_GENERIC_TYPES, min_reduce, team, dest, __VA_ARGS__)
+#define shmem_sum_reduce(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_SUM_GENERIC_TYPES, sum_reduce, team, dest, __VA_ARGS__)
+#define shmem_prod_reduce(team, dest, ...)                                     \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_SUM_GENERIC_TYPES, prod_reduce, team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_SUM_GENERIC_TYPES, sum_inscan, team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...)                                      \
+    MPISHMEM_C11_COLL(MPISHMEM_REDUCE_SUM_GENERIC_TYPES, sum_exscan, team, dest, __VA_ARGS__)
+
+/* shmem_sync(team) is shmem_team_sync; with four arguments it is the
+ * deprecated active-set function, reached as (shmem_sync) so this macro
+ * does not expand again.  Other argument counts name a function taking
+ * no arguments, so the call fails to compile with that name. */
+void mpishmem_c11_shmem_sync_takes_1_or_4_arguments(void);
+#define MPISHMEM_SYNC_PICK(a, b, c, d, NAME, ...) NAME
+#define shmem_sync(...)                                                        \
+    MPISHMEM_SYNC_PICK(__VA_ARGS__, (shmem_sync),                              \
+                       mpishmem_c11_shmem_sync_takes_1_or_4_arguments,         \
+                       mpishmem_c11_shmem_sync_takes_1_or_4_arguments,         \
+                       shmem_team_sync, 0)(__VA_ARGS__)
+
 #endif

@@ -125,4 +125,90 @@
 #define MPISHMEM_AMO_LEGACY_EXT_TYPES(X, A)                                    \
     MPISHMEM_AMO_LEGACY_TYPES(X, A) MPISHMEM_AMO_FLOAT_TYPES(X, A)
 
+/* Team-based reductions (table "Reduction Types, Names, and Supporting
+ * Operations for Team-Based Reductions").  MAX and MIN: every integer and
+ * real type below; SUM and PROD (and the scans): those and the complex
+ * types; AND, OR and XOR: only the unsigned, fixed-width and size types.
+ * The alias tables hold the typedefs, as for RMA. */
+#define MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A)                              \
+    X(char, char, A)                                                           \
+    X(signed char, schar, A)                                                   \
+    X(short, short, A)                                                         \
+    X(int, int, A)                                                             \
+    X(long, long, A)                                                           \
+    X(long long, longlong, A)                                                  \
+    X(unsigned char, uchar, A)                                                 \
+    X(unsigned short, ushort, A)                                               \
+    X(unsigned int, uint, A)                                                   \
+    X(unsigned long, ulong, A)                                                 \
+    X(unsigned long long, ulonglong, A)                                        \
+    X(float, float, A)                                                         \
+    X(double, double, A)                                                       \
+    X(long double, longdouble, A)
+
+#define MPISHMEM_REDUCE_ARITH_ALIAS_TYPES(X, A)                                \
+    X(ptrdiff_t, ptrdiff, A)                                                   \
+    X(int8_t, int8, A)                                                         \
+    X(int16_t, int16, A)                                                       \
+    X(int32_t, int32, A)                                                       \
+    X(int64_t, int64, A)                                                       \
+    X(uint8_t, uint8, A)                                                       \
+    X(uint16_t, uint16, A)                                                     \
+    X(uint32_t, uint32, A)                                                     \
+    X(uint64_t, uint64, A)                                                     \
+    X(size_t, size, A)
+
+#define MPISHMEM_REDUCE_ARITH_TYPES(X, A)                                      \
+    MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A) MPISHMEM_REDUCE_ARITH_ALIAS_TYPES(X, A)
+
+/* Complex types exist for SUM and PROD only, and only where the compiler
+ * has them (C without __STDC_NO_COMPLEX__, or GNU C++ as an extension). */
+#if (!defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)) ||                \
+    (defined(__cplusplus) && defined(__GNUC__))
+#define MPISHMEM_HAVE_COMPLEX 1
+#define MPISHMEM_REDUCE_COMPLEX_TYPES(X, A)                                    \
+    X(float _Complex, complexf, A) X(double _Complex, complexd, A)
+#else
+#define MPISHMEM_REDUCE_COMPLEX_TYPES(X, A)
+#endif
+
+#define MPISHMEM_REDUCE_SUM_GENERIC_TYPES(X, A)                                \
+    MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A) MPISHMEM_REDUCE_COMPLEX_TYPES(X, A)
+#define MPISHMEM_REDUCE_SUM_TYPES(X, A)                                        \
+    MPISHMEM_REDUCE_ARITH_TYPES(X, A) MPISHMEM_REDUCE_COMPLEX_TYPES(X, A)
+
+/* int8_t..int64_t are signed char, short, int and long, which no other
+ * bitwise entry uses, so they may stand in a _Generic list; the unsigned
+ * fixed-width types and size_t alias entries that are already there. */
+#define MPISHMEM_REDUCE_BIT_GENERIC_TYPES(X, A)                                \
+    X(unsigned char, uchar, A)                                                 \
+    X(unsigned short, ushort, A)                                               \
+    X(unsigned int, uint, A)                                                   \
+    X(unsigned long, ulong, A)                                                 \
+    X(unsigned long long, ulonglong, A)                                        \
+    X(int8_t, int8, A)                                                         \
+    X(int16_t, int16, A)                                                       \
+    X(int32_t, int32, A)                                                       \
+    X(int64_t, int64, A)
+#define MPISHMEM_REDUCE_BIT_ALIAS_TYPES(X, A)                                  \
+    X(uint8_t, uint8, A)                                                       \
+    X(uint16_t, uint16, A)                                                     \
+    X(uint32_t, uint32, A)                                                     \
+    X(uint64_t, uint64, A)                                                     \
+    X(size_t, size, A)
+#define MPISHMEM_REDUCE_BIT_TYPES(X, A)                                        \
+    MPISHMEM_REDUCE_BIT_GENERIC_TYPES(X, A) MPISHMEM_REDUCE_BIT_ALIAS_TYPES(X, A)
+
+/* Deprecated active-set reductions, shmem_TYPENAME_OP_to_all (table
+ * "Reduction Types, Names and Supporting Operations for Active-Set-Based
+ * Reductions"): AND, OR, XOR on the signed integers; MAX, MIN also on the
+ * reals; SUM, PROD also on the complex types. */
+#define MPISHMEM_TO_ALL_BIT_TYPES(X, A)                                        \
+    X(short, short, A) X(int, int, A) X(long, long, A) X(long long, longlong, A)
+#define MPISHMEM_TO_ALL_ARITH_TYPES(X, A)                                      \
+    MPISHMEM_TO_ALL_BIT_TYPES(X, A)                                            \
+    X(float, float, A) X(double, double, A) X(long double, longdouble, A)
+#define MPISHMEM_TO_ALL_SUM_TYPES(X, A)                                        \
+    MPISHMEM_TO_ALL_ARITH_TYPES(X, A) MPISHMEM_REDUCE_COMPLEX_TYPES(X, A)
+
 #endif

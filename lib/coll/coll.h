@@ -1,0 +1,216 @@
+/*
+ * mpishmem: the collectives layer.
+ *
+ * Every collective is one MPI collective on a communicator: a team's own
+ * communicator, or for the deprecated active-set routines a communicator
+ * made once per (PE_start, logPE_stride, PE_size) and cached
+ * (active_set.c).  Data moves through MPI on the PEs' local buffers, so it
+ * needs no RMA; the MPI datatype and operation are the ones matching the C
+ * type, so reductions are done by MPI.
+ *
+ * When every PE of the communicator has a core of its own, a routine
+ * calls the blocking MPI collective.  When PEs outnumber cores, where the
+ * blocking calls spin for milliseconds, it starts the non-blocking form and
+ * polls it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at
+ * this PE) progressing and give the core away.  The choice is made alike
+ * on every PE of the communicator (mpishmem_coll_blocking);
+ * docs/collectives.md has the measurements behind it.
+ * docs/collectives.md has the measurements behind both choices.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_COLL_H
+#define MPISHMEM_COLL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+#include <shmem.h>
+#include "../error.h"
+
+/* The communicator a collective runs on, and its scratch. */
+typedef struct mpishmem_coll_comm {
+    MPI_Comm comm;
+    int me, n;                  /* rank in comm, size of comm */
+    int *counts, *displs;       /* [n]: collect's Allgatherv arguments, made on first use */
+    int may_block;              /* no PE of comm is oversubscribed: small calls may block */
+} mpishmem_coll_comm_t;
+
+/* ---- MPI datatypes and operations of the C types --------------------------
+ * Integers map to the MPI fixed-width type of the same size and signedness
+ * (char, size_t and ptrdiff_t included: MPI_CHAR is not a reduction type);
+ * reals to MPI_FLOAT/DOUBLE/LONG_DOUBLE by size; complex types to
+ * MPI_C_FLOAT_COMPLEX/MPI_C_DOUBLE_COMPLEX. */
+static inline MPI_Datatype mpishmem_coll_datatype(size_t size, int is_real, int is_signed)
+{
+    if (is_real)
+        return size == sizeof(float) ? MPI_FLOAT
+             : size == sizeof(double) ? MPI_DOUBLE : MPI_LONG_DOUBLE;
+    switch (size) {
+    case 1: return is_signed ? MPI_INT8_T : MPI_UINT8_T;
+    case 2: return is_signed ? MPI_INT16_T : MPI_UINT16_T;
+    case 4: return is_signed ? MPI_INT32_T : MPI_UINT32_T;
+    default: return is_signed ? MPI_INT64_T : MPI_UINT64_T;
+    }
+}
+
+/* Both tests are valid for every table type, complex ones included, so one
+ * macro serves every table: 1/2 is 0 only in integer arithmetic, and -1/2
+ * truncates to 0 only when (T)-1 is negative (for an unsigned type it is
+ * the maximum). */
+#define MPISHMEM_COLL_IS_REAL(T) ((T)1 / (T)2 != (T)0)
+#define MPISHMEM_COLL_IS_SIGNED(T) ((T)-1 / (T)2 == (T)0)
+#define MPISHMEM_COLL_SCALAR_DATATYPE(T)                                                   \
+    mpishmem_coll_datatype(sizeof(T), MPISHMEM_COLL_IS_REAL(T), MPISHMEM_COLL_IS_SIGNED(T))
+#ifdef MPISHMEM_HAVE_COMPLEX
+#define MPISHMEM_COLL_DATATYPE(T)                                                          \
+    _Generic((T *)0, float _Complex *: MPI_C_FLOAT_COMPLEX,                                \
+             double _Complex *: MPI_C_DOUBLE_COMPLEX,                                      \
+             default: MPISHMEM_COLL_SCALAR_DATATYPE(T))
+#else
+#define MPISHMEM_COLL_DATATYPE(T) MPISHMEM_COLL_SCALAR_DATATYPE(T)
+#endif
+
+/* The MPI operation of a reduction name (the A of the type tables). */
+#define MPISHMEM_COLL_OP_and MPI_BAND
+#define MPISHMEM_COLL_OP_or MPI_BOR
+#define MPISHMEM_COLL_OP_xor MPI_BXOR
+#define MPISHMEM_COLL_OP_max MPI_MAX
+#define MPISHMEM_COLL_OP_min MPI_MIN
+#define MPISHMEM_COLL_OP_sum MPI_SUM
+#define MPISHMEM_COLL_OP_prod MPI_PROD
+
+/* ---- Entry ---------------------------------------------------------------- */
+
+/* The communicator of a team collective, or NULL when team is
+ * SHMEM_TEAM_INVALID (the routine then returns nonzero).  SHMEM_DEBUG:
+ * stops unless team is a live team handle. */
+mpishmem_coll_comm_t *mpishmem_coll_team(const char *routine, shmem_team_t team);
+
+/* The communicator of an active set, made on first use and cached.  Stops
+ * with a message when the set is invalid or the caller is not in it.
+ * SHMEM_DEBUG: also checks that pSync (sync_size longs) is symmetric and
+ * holds SHMEM_SYNC_VALUE. */
+mpishmem_coll_comm_t *mpishmem_active_set(const char *routine, int PE_start, int logPE_stride,
+                                          int PE_size, const long *pSync, int sync_size);
+/* Frees every cached active-set communicator (shmem_finalize). */
+void mpishmem_active_sets_finalize(void);
+
+/* The operation that computes MPI_MAX or MPI_MIN right on dt (see
+ * unsigned_minmax.c); op itself for every other operation and type. */
+MPI_Op mpishmem_coll_minmax_op(const char *routine, MPI_Op op, MPI_Datatype dt);
+void mpishmem_coll_minmax_finalize(void);
+
+/* Releases what the collectives keep between calls (shmem_finalize). */
+void mpishmem_coll_finalize(void);
+
+/* ---- Shared helpers (coll_util.c) ------------------------------------------ */
+
+/* MPI-3 counts are int: stop when nelems does not fit. */
+static inline int mpishmem_coll_count(const char *routine, size_t nelems)
+{
+    if (MPISHMEM_UNLIKELY(nelems > (size_t)INT_MAX))
+        mpishmem_fatal(routine, "%zu elements exceed INT_MAX, the largest count of an "
+                       "MPI-3 collective", nelems);
+    return (int)nelems;
+}
+
+static inline int mpishmem_coll_overlap(const void *a, size_t alen, const void *b, size_t blen)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return alen > 0 && blen > 0 && x < y + blen && y < x + alen;
+}
+
+/* A non-blocking MPI collective could not start: stop with MPI's reason. */
+void mpishmem_coll_mpi_fail(const char *routine, const char *call, int rc)
+    __attribute__((noreturn, cold));
+static inline void mpishmem_coll_started(const char *routine, const char *call, int rc)
+{
+    if (MPISHMEM_UNLIKELY(rc != MPI_SUCCESS))
+        mpishmem_coll_mpi_fail(routine, call, rc);
+}
+
+/* Waits for a started collective (see the file comment). */
+void mpishmem_coll_wait(MPI_Request *req);
+
+/* Whether to call the blocking MPI collective: when every PE of c has a
+ * core of its own, MPI's blocking algorithms are the fastest (its
+ * non-blocking ones are slower, by 1-5 us for small messages and up to 2x
+ * for large ones on Open MPI), and its progress engine still serves RMA
+ * while it waits.  When PEs outnumber cores, spinning inside MPI keeps the
+ * core from the PEs being waited for: start the non-blocking call and
+ * poll (mpishmem_coll_wait). */
+static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
+{
+    return c->may_block;
+}
+
+/* MPI never matches a blocking collective with a non-blocking one, so
+ * every PE of c must decide alike: sets c->may_block when no PE of c is
+ * oversubscribed.  Collective over c->comm; run when its state is made. */
+void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c);
+
+/* One MPI collective, blocking (BLOCKING_CALL) or started and polled
+ * (NB_CALL, which takes a trailing MPI_Request *). */
+#define MPISHMEM_COLL_RUN(routine, blocking, BLOCKING_CALL, NB_CALL, ...)                  \
+    do {                                                                                   \
+        if (blocking) {                                                                    \
+            mpishmem_coll_started(routine, #BLOCKING_CALL, BLOCKING_CALL(__VA_ARGS__));    \
+        } else {                                                                           \
+            MPI_Request req_;                                                              \
+            mpishmem_coll_started(routine, #NB_CALL, NB_CALL(__VA_ARGS__, &req_));         \
+            mpishmem_coll_wait(&req_);                                                     \
+        }                                                                                  \
+    } while (0)
+
+/* A private copy of source (len bytes) in *tmp, for the rare call whose
+ * source overlaps dest without being the same array: MPI forbids aliased
+ * buffers.  Free *tmp afterwards. */
+const void *mpishmem_coll_copy_source(const char *routine, const void *source, size_t len,
+                                      void **tmp);
+
+/* ---- SHMEM_DEBUG checks (coll_check.c) --------------------------------------- */
+
+/* Every PE of c passed the same values v[0..n) (named names[i]); stops
+ * naming the routine and the argument otherwise. */
+void mpishmem_coll_check_same(const char *routine, mpishmem_coll_comm_t *c,
+                              const char *const *names, const long long *v, int n);
+/* [p, p+len) is symmetric (len 0: nothing to check). */
+/* SHMEM_DEBUG: dest and source lie in one memory space that this PE belongs
+ * to and that allows collectives. */
+void mpishmem_coll_check_space(const char *routine, const void *dest, const void *source);
+void mpishmem_coll_check_symmetric(const char *routine, const char *what, const void *p,
+                                   size_t len);
+/* dest and source are the same array or disjoint, as the spec requires. */
+void mpishmem_coll_check_alias(const char *routine, const void *dest, size_t dlen,
+                               const void *source, size_t slen);
+/* The offset of p in its symmetric segment, so PEs can compare addresses. */
+long long mpishmem_coll_symmetric_offset(const void *p);
+
+/* ---- The collectives on a communicator ------------------------------------------
+ * esize is the element size, dt its MPI datatype. */
+
+/* root_dest: whether the root's dest is written too (team broadcast: yes;
+ * the deprecated active-set broadcast leaves it alone). */
+void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                             const void *source, size_t nelems, size_t esize, MPI_Datatype dt,
+                             int root, int root_dest);
+void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                           const void *source, size_t nelems, size_t esize, MPI_Datatype dt);
+void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                            const void *source, size_t nelems, size_t esize, MPI_Datatype dt);
+void mpishmem_coll_alltoall(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                            const void *source, size_t nelems, size_t esize, MPI_Datatype dt);
+void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                             const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                             size_t esize, MPI_Datatype dt);
+void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                          const void *source, size_t nreduce, size_t esize, MPI_Datatype dt,
+                          MPI_Op op);
+/* exclusive: 0 inclusive scan, 1 exclusive (PE 0 gets zeros). */
+void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                        const void *source, size_t nelems, size_t esize, MPI_Datatype dt,
+                        int exclusive);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * mpishmem: reductions (MPI_Iallreduce) and the sum scans (MPI_Iscan,
+ * MPI_Iexscan) on a communicator.  The typed routines (typed_reduce.c,
+ * to_all.c) pass the MPI datatype and operation of their type and name.
+ *
+ * dest == source is MPI_IN_PLACE.  A source that partly overlaps dest is
+ * forbidden by the spec (checked under SHMEM_DEBUG) and is otherwise
+ * copied aside first.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+
+/* Checks and send buffer shared by reductions and scans.  Returns the
+ * count, 0 when there is nothing to do. */
+static int prepare(const char *routine, const char *count_name, mpishmem_coll_comm_t *c,
+                   void *dest, const void *source, size_t nelems, size_t esize,
+                   const void **send, void **tmp, size_t *bytes)
+{
+    *bytes = mpishmem_checked_bytes(routine, nelems, esize);
+    int count = mpishmem_coll_count(routine, nelems);
+    if (MPISHMEM_DEBUG_ON) {
+        const char *const names[] = {count_name, "dest"};
+        long long v[] = {(long long)nelems, mpishmem_coll_symmetric_offset(dest)};
+        mpishmem_coll_check_symmetric(routine, "dest", dest, *bytes);
+        mpishmem_coll_check_symmetric(routine, "source", source, *bytes);
+        mpishmem_coll_check_space(routine, dest, source);
+        mpishmem_coll_check_alias(routine, dest, *bytes, source, *bytes);
+        mpishmem_coll_check_same(routine, c, names, v, 2);
+    }
+    *tmp = NULL;
+    if (count == 0)
+        return 0;
+    if (dest == source)
+        *send = MPI_IN_PLACE;
+    else if (mpishmem_coll_overlap(dest, *bytes, source, *bytes))
+        *send = mpishmem_coll_copy_source(routine, source, *bytes, tmp);
+    else
+        *send = source;
+    return count;
+}
+
+void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                          const void *source, size_t nreduce, size_t esize, MPI_Datatype dt,
+                          MPI_Op op)
+{
+    const void *send;
+    void *tmp;
+    size_t bytes;
+    int count = prepare(routine, "nreduce", c, dest, source, nreduce, esize, &send, &tmp, &bytes);
+    if (count == 0)
+        return;
+    if (op == MPI_MAX || op == MPI_MIN)
+        op = mpishmem_coll_minmax_op(routine, op, dt);
+    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
+                      send, dest, count, dt, op, c->comm);
+    free(tmp);
+}
+
+void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                        const void *source, size_t nelems, size_t esize, MPI_Datatype dt,
+                        int exclusive)
+{
+    const void *send;
+    void *tmp;
+    size_t bytes;
+    int count = prepare(routine, "nelems", c, dest, source, nelems, esize, &send, &tmp, &bytes);
+    if (count == 0)
+        return;
+    int blocking = mpishmem_coll_blocking(c);
+    if (exclusive)
+        MPISHMEM_COLL_RUN(routine, blocking, MPI_Exscan, MPI_Iexscan, send, dest, count, dt,
+                          MPI_SUM, c->comm);
+    else
+        MPISHMEM_COLL_RUN(routine, blocking, MPI_Scan, MPI_Iscan, send, dest, count, dt,
+                          MPI_SUM, c->comm);
+    /* MPI leaves rank 0's result undefined; the spec defines it as 0 (all
+     * bits zero is 0 for every integer, real and complex type here). */
+    if (exclusive && c->me == 0)
+        memset(dest, 0, bytes);
+    free(tmp);
+}
