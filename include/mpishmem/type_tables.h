@@ -130,33 +130,9 @@
  * real type below; SUM and PROD (and the scans): those and the complex
  * types; AND, OR and XOR: only the unsigned, fixed-width and size types.
  * The alias tables hold the typedefs, as for RMA. */
-#define MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A)                              \
-    X(char, char, A)                                                           \
-    X(signed char, schar, A)                                                   \
-    X(short, short, A)                                                         \
-    X(int, int, A)                                                             \
-    X(long, long, A)                                                           \
-    X(long long, longlong, A)                                                  \
-    X(unsigned char, uchar, A)                                                 \
-    X(unsigned short, ushort, A)                                               \
-    X(unsigned int, uint, A)                                                   \
-    X(unsigned long, ulong, A)                                                 \
-    X(unsigned long long, ulonglong, A)                                        \
-    X(float, float, A)                                                         \
-    X(double, double, A)                                                       \
-    X(long double, longdouble, A)
-
-#define MPISHMEM_REDUCE_ARITH_ALIAS_TYPES(X, A)                                \
-    X(ptrdiff_t, ptrdiff, A)                                                   \
-    X(int8_t, int8, A)                                                         \
-    X(int16_t, int16, A)                                                       \
-    X(int32_t, int32, A)                                                       \
-    X(int64_t, int64, A)                                                       \
-    X(uint8_t, uint8, A)                                                       \
-    X(uint16_t, uint16, A)                                                     \
-    X(uint32_t, uint32, A)                                                     \
-    X(uint64_t, uint64, A)                                                     \
-    X(size_t, size, A)
+/* The arithmetic reduction types are exactly the standard RMA types. */
+#define MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A) MPISHMEM_RMA_GENERIC_TYPES(X, A)
+#define MPISHMEM_REDUCE_ARITH_ALIAS_TYPES(X, A) MPISHMEM_RMA_ALIAS_TYPES(X, A)
 
 #define MPISHMEM_REDUCE_ARITH_TYPES(X, A)                                      \
     MPISHMEM_REDUCE_ARITH_GENERIC_TYPES(X, A) MPISHMEM_REDUCE_ARITH_ALIAS_TYPES(X, A)

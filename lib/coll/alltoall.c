@@ -41,10 +41,7 @@ void mpishmem_coll_alltoall(const char *routine, mpishmem_coll_comm_t *c, void *
         static const char *const names[] = {"nelems", "dest", "source"};
         long long v[] = {(long long)nelems, mpishmem_coll_symmetric_offset(dest),
                          mpishmem_coll_symmetric_offset(source)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, total);
-        mpishmem_coll_check_symmetric(routine, "source", source, total);
-        mpishmem_coll_check_space(routine, dest, source);
-        mpishmem_coll_check_alias(routine, dest, total, source, total);
+        mpishmem_coll_check_buffers(routine, c, dest, total, source, total, 1);
         mpishmem_coll_check_same(routine, c, names, v, 3);
     }
     if (count == 0)
@@ -93,10 +90,7 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"nelems", "dst", "sst", "dest"};
         long long v[] = {(long long)nelems, dst, sst, mpishmem_coll_symmetric_offset(dest)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, dspan);
-        mpishmem_coll_check_symmetric(routine, "source", source, sspan);
-        mpishmem_coll_check_space(routine, dest, source);
-        mpishmem_coll_check_alias(routine, dest, dspan, source, sspan);
+        mpishmem_coll_check_buffers(routine, c, dest, dspan, source, sspan, 1);
         mpishmem_coll_check_same(routine, c, names, v, 4);
     }
     if (count == 0)

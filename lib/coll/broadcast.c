@@ -31,10 +31,7 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"nelems", "PE_root", "dest"};
         long long v[] = {(long long)nelems, root, mpishmem_coll_symmetric_offset(dest)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, bytes);
-        mpishmem_coll_check_symmetric(routine, "source", source, bytes);
-        mpishmem_coll_check_space(routine, dest, source);
-        mpishmem_coll_check_alias(routine, dest, bytes, source, bytes);
+        mpishmem_coll_check_buffers(routine, c, dest, bytes, source, bytes, 1);
         mpishmem_coll_check_same(routine, c, names, v, 3);
     }
     if (count == 0)

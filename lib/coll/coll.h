@@ -177,9 +177,14 @@ const void *mpishmem_coll_copy_source(const char *routine, const void *source, s
 void mpishmem_coll_check_same(const char *routine, mpishmem_coll_comm_t *c,
                               const char *const *names, const long long *v, int n);
 /* [p, p+len) is symmetric (len 0: nothing to check). */
-/* SHMEM_DEBUG: dest and source lie in one memory space that this PE belongs
- * to and that allows collectives. */
-void mpishmem_coll_check_space(const char *routine, const void *dest, const void *source);
+/* SHMEM_DEBUG: dest and source are symmetric over their lengths, in one
+ * space (below), and, if plain_alias, the same array or disjoint. */
+void mpishmem_coll_check_buffers(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                                 size_t dlen, const void *source, size_t slen, int plain_alias);
+/* SHMEM_DEBUG: dest and source lie in one memory space that allows
+ * collectives and holds every PE of c. */
+void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, const void *dest,
+                               const void *source);
 void mpishmem_coll_check_symmetric(const char *routine, const char *what, const void *p,
                                    size_t len);
 /* dest and source are the same array or disjoint, as the spec requires. */

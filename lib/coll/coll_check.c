@@ -46,7 +46,8 @@ void mpishmem_coll_check_symmetric(const char *routine, const char *what, const 
                        "end of its segment", what, p, len);
 }
 
-void mpishmem_coll_check_space(const char *routine, const void *dest, const void *source)
+void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, const void *dest,
+                               const void *source)
 {
     /* One space for both buffers (spaces/space_checks.c). */
     mpishmem_space_check_buffers(routine, SHMEM_TEAM_INVALID, dest, source);
@@ -54,15 +55,33 @@ void mpishmem_coll_check_space(const char *routine, const void *dest, const void
     if (s == NULL || s->rank_of_pe == NULL)
         return; /* the default heap or global data: every PE's */
     const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
-    /* Every PE of the collective checks itself, so the team is inside the
-     * space's team exactly when no PE stops here. */
-    if (s->rank_of_pe[mpishmem_rt.my_pe] < 0)
-        mpishmem_fatal(routine, "PE %d is not a member of the %s that holds the buffers: a "
-                       "collective on a space's memory needs a team inside the space's team",
-                       mpishmem_rt.my_pe, sp ? sp->name : s->name);
     if (sp && !(mpishmem_space_caps(sp) & SHMEM_SPACE_CAP_COLLECTIVES))
         mpishmem_fatal(routine, "the %s does not support collectives "
                        "(SHMEM_SPACE_CAP_COLLECTIVES is not set)", sp->name);
+    /* Every PE of the team or active set must belong to the space. */
+    MPI_Group g, wg;
+    MPI_Comm_group(c->comm, &g);
+    MPI_Comm_group(mpishmem_rt.world, &wg);
+    for (int i = 0; i < c->n; i++) {
+        int world;
+        MPI_Group_translate_ranks(g, 1, &i, wg, &world);
+        if (s->rank_of_pe[world] < 0)
+            mpishmem_fatal(routine, "team PE %d (world PE %d) is not a member of the %s: a "
+                           "collective on a space's memory needs a team inside the space's "
+                           "team", i, world, sp ? sp->name : s->name);
+    }
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+}
+
+void mpishmem_coll_check_buffers(const char *routine, mpishmem_coll_comm_t *c, void *dest,
+                                 size_t dlen, const void *source, size_t slen, int plain_alias)
+{
+    mpishmem_coll_check_symmetric(routine, "dest", dest, dlen);
+    mpishmem_coll_check_symmetric(routine, "source", source, slen);
+    mpishmem_coll_check_space(routine, c, dest, source);
+    if (plain_alias)
+        mpishmem_coll_check_alias(routine, dest, dlen, source, slen);
 }
 
 void mpishmem_coll_check_alias(const char *routine, const void *dest, size_t dlen,

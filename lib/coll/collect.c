@@ -46,9 +46,7 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"nelems", "dest"};
         long long v[] = {(long long)nelems, mpishmem_coll_symmetric_offset(dest)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, total);
-        mpishmem_coll_check_symmetric(routine, "source", source, bytes);
-        mpishmem_coll_check_space(routine, dest, source);
+        mpishmem_coll_check_buffers(routine, c, dest, total, source, bytes, 0);
         check_gather_alias(routine, dest, total, slot, source, bytes);
         mpishmem_coll_check_same(routine, c, names, v, 2);
     }
@@ -92,9 +90,7 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"dest"};
         long long v[] = {mpishmem_coll_symmetric_offset(dest)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, total);
-        mpishmem_coll_check_symmetric(routine, "source", source, bytes);
-        mpishmem_coll_check_space(routine, dest, source);
+        mpishmem_coll_check_buffers(routine, c, dest, total, source, bytes, 0);
         check_gather_alias(routine, dest, total, slot, source, bytes);
         mpishmem_coll_check_same(routine, c, names, v, 1);
     }

@@ -24,10 +24,7 @@ static int prepare(const char *routine, const char *count_name, mpishmem_coll_co
     if (MPISHMEM_DEBUG_ON) {
         const char *const names[] = {count_name, "dest"};
         long long v[] = {(long long)nelems, mpishmem_coll_symmetric_offset(dest)};
-        mpishmem_coll_check_symmetric(routine, "dest", dest, *bytes);
-        mpishmem_coll_check_symmetric(routine, "source", source, *bytes);
-        mpishmem_coll_check_space(routine, dest, source);
-        mpishmem_coll_check_alias(routine, dest, *bytes, source, *bytes);
+        mpishmem_coll_check_buffers(routine, c, dest, *bytes, source, *bytes, 1);
         mpishmem_coll_check_same(routine, c, names, v, 2);
     }
     *tmp = NULL;

@@ -7,6 +7,15 @@
  */
 #include "coll.h"
 
+/* collect, fcollect and alltoall share one signature and one call shape. */
+#define DEFINE_GATHER_LIKE(T, N, OP)                                                        \
+    int shmem_##N##_##OP(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
+    {                                                                                       \
+        ON_TEAM("shmem_" #N "_" #OP, team,                                                  \
+                mpishmem_coll_##OP(routine, c, dest, source, nelems, sizeof(T),             \
+                                   MPISHMEM_COLL_DATATYPE(T)))                              \
+    }
+
 #define ON_TEAM(NAME, team, CALL)                                                             \
     static const char routine[] = NAME;                                                     \
     mpishmem_coll_comm_t *c = mpishmem_coll_team(routine, team);                            \
@@ -23,24 +32,9 @@
                 mpishmem_coll_broadcast(routine, c, dest, source, nelems, sizeof(T),        \
                                         MPISHMEM_COLL_DATATYPE(T), PE_root, 1))             \
     }                                                                                       \
-    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)    \
-    {                                                                                       \
-        ON_TEAM("shmem_" #N "_collect", team,                                               \
-                mpishmem_coll_collect(routine, c, dest, source, nelems, sizeof(T),          \
-                                      MPISHMEM_COLL_DATATYPE(T)))                           \
-    }                                                                                       \
-    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
-    {                                                                                       \
-        ON_TEAM("shmem_" #N "_fcollect", team,                                              \
-                mpishmem_coll_fcollect(routine, c, dest, source, nelems, sizeof(T),         \
-                                       MPISHMEM_COLL_DATATYPE(T)))                          \
-    }                                                                                       \
-    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)   \
-    {                                                                                       \
-        ON_TEAM("shmem_" #N "_alltoall", team,                                              \
-                mpishmem_coll_alltoall(routine, c, dest, source, nelems, sizeof(T),         \
-                                       MPISHMEM_COLL_DATATYPE(T)))                          \
-    }                                                                                       \
+    DEFINE_GATHER_LIKE(T, N, collect)                                                       \
+    DEFINE_GATHER_LIKE(T, N, fcollect)                                                      \
+    DEFINE_GATHER_LIKE(T, N, alltoall)                                                      \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,  \
                               ptrdiff_t sst, size_t nelems)                                \
     {                                                                                       \

@@ -74,10 +74,12 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "team_outside") == 0) {
         /* Odd PEs hide the CPU: the world team reaches outside the space. */
         shmem_space_t a = make((size_t)1 << 20, &t);
-        if (a != SHMEM_SPACE_INVALID) {
-            void *p = shmem_space_malloc(a, 64);
-            mpishmem_space_check_buffers("shmem_broadcastmem", SHMEM_TEAM_WORLD, p, p);
-        }
+        /* Members pass space memory (and stop in the check); the others
+         * pass global data (no collective allocation) and would wait in the
+         * broadcast. */
+        static char global_buf[64];
+        void *p = a != SHMEM_SPACE_INVALID ? shmem_space_malloc(a, 64) : (void *)global_buf;
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, p, p, 64, 0);
     }
     printf("space_probe: PE %d of %d: done\n", me, n);
     shmem_finalize();

@@ -5,78 +5,16 @@
 # visibility, and misuse messages.
 #   spaces_env.sh PATH/TO/space_probe
 # Environment from meson: LAUNCH, MPIEXEC, MPIEXEC_FLAGS, MPI_FLAVOR.
-prog=${1:?usage: spaces_env.sh PROGRAM}
-: "${LAUNCH:?}" "${MPIEXEC:?}" "${MPI_FLAVOR:?}"
-
-export MPISHMEM_TEST_TIMEOUT=60
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "${MESON_SOURCE_ROOT:?}/test/harness/env_check.sh"
+env_check_init "${1:?usage: spaces_env.sh PROGRAM}"
 unset SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE SHMEM_DEBUG SMA_DEBUG SHMEM_INFO \
       SHMEM_ENABLE_CPU_SPACE SHMEM_ENABLE_GPU_SPACE SHMEM_DEFAULT_SPACE \
       SHMEM_CPU_SYMMETRIC_SIZE SHMEM_GPU_SYMMETRIC_SIZE MPISHMEM_VISIBLE_DEVICES
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-runs=0
-
-# check LABEL STATUS: the last run against $want_status (ok | fail) and
-# $want_err / $want_out (texts that must appear, separated by |).
-check()
-{
-    label=$1 status=$2
-    runs=$((runs + 1))
-    problem=
-    case $want_status in
-        ok) [ "$status" -eq 0 ] || problem="exit status $status, expected 0" ;;
-        fail) [ "$status" -ne 0 ] || problem="exit status 0, expected non-zero" ;;
-    esac
-    [ "$status" -eq 124 ] && problem="timed out"
-    for pair in "err:$want_err" "out:$want_out"; do
-        stream=${pair%%:*} texts=${pair#*:}
-        IFS='|'
-        for text in $texts; do
-            unset IFS
-            grep -F -q -e "$text" "$tmp/$stream" ||
-                problem="${problem:+$problem; }no '$text' in std$stream"
-        done
-        unset IFS
-    done
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL: $label: $problem"
-        echo "---- stdout"; head -n 20 "$tmp/out"
-        echo "---- stderr"; head -n 20 "$tmp/err"
-        echo "----"
-    else
-        echo "ok:   $label"
-    fi
-    want_status='' want_err='' want_out=''
-}
-
-# run "VAR=value ..." [MODE]: 2 PEs, the same environment on each.
-run()
-{
-    settings=$1
-    # shellcheck disable=SC2086 # word splitting of the settings is intended
-    env $settings "$LAUNCH" 2 "$prog" ${2:-state} >"$tmp/out" 2>"$tmp/err"
-    check "$settings ${2:-state}" $?
-}
-
-# mpmd VAR A B [MODE]: PE 0 runs with VAR=A, PE 1 with VAR=B.
-mpmd()
-{
-    var=$1 a=$2 b=$3 mode=${4:-state}
-    if [ "$MPI_FLAVOR" = openmpi ]; then
-        # shellcheck disable=SC2086 # MPIEXEC_FLAGS holds several options
-        timeout 60 "$MPIEXEC" $MPIEXEC_FLAGS -n 1 -x "$var=$a" "$prog" "$mode" : \
-            -n 1 -x "$var=$b" "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
-    else
-        # shellcheck disable=SC2086
-        timeout 60 "$MPIEXEC" $MPIEXEC_FLAGS -n 1 -env "$var" "$a" "$prog" "$mode" : \
-            -n 1 -env "$var" "$b" "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
-    fi
-    check "MPMD $var=$a : $var=$b $mode" $?
-}
+# run "VAR=value ..." [MODE] and mpmd VAR A B [MODE]: the probe's MODE
+# defaults to "state".
+run() { env_run "$1" "${2:-state}"; }
+mpmd() { env_mpmd "$1" "$2" "$3" "${4:-state}"; }
 
 state_default="default=CPU cpu=available gpu=unavailable team_cpu=world team_gpu=invalid"
 
@@ -160,7 +98,8 @@ run "" wrong_free
 want_status=fail want_err="mpishmem: shmem_broadcastmem: buffers|are in different memory spaces"
 run "" mixed_buffers
 want_status=fail want_err="mpishmem: shmem_broadcastmem: team PE 1 (world PE 1) is not a member of the CPU space"
+export SHMEM_DEBUG=1 # the collectives' space checks are debug checks
 mpmd MPISHMEM_VISIBLE_DEVICES cpu none team_outside
+unset SHMEM_DEBUG
 
-echo "$failures of $runs runs failed"
-[ "$failures" -eq 0 ]
+env_check_done
