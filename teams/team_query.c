@@ -12,8 +12,8 @@ void mpishmem_fatal_team(const char *routine, shmem_team_t team)
     mpishmem_check_running(routine);
     if (team == SHMEM_TEAM_INVALID)
         mpishmem_fatal(routine, "team is SHMEM_TEAM_INVALID");
-    mpishmem_fatal(routine, "team handle %p is not a valid team (never created, or "
-                   "destroyed)", (void *)team);
+    mpishmem_fatal(routine, "team handle %p is not a live team (destroyed, or never "
+                   "created)", (void *)team);
 }
 
 int shmem_team_my_pe(shmem_team_t team)

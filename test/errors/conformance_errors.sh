@@ -25,14 +25,14 @@ for shm in 1 0; do
 
     # Team handles are checked without SHMEM_DEBUG (and with it).
     for debug in 0 1; do
-        expect "$debug" "$shm" team_garbage "mpishmem: shmem_long_broadcast: team handle 0x10 is not a valid team"
-        expect "$debug" "$shm" team_garbage_heap "mpishmem: shmem_team_sync: team handle " "is not a valid team"
+        expect "$debug" "$shm" team_garbage "mpishmem: shmem_long_broadcast: team handle 0x10 is not a live team"
+        expect "$debug" "$shm" team_garbage_heap "mpishmem: shmem_team_sync: team handle " "is not a live team"
         expect "$debug" "$shm" team_destroyed "mpishmem: shmem_long_sum_reduce: team handle " \
-            "is not a valid team (never created, or destroyed)"
+            "is not a live team (destroyed, or never created)"
     done
-    expect 0 "$shm" team_garbage_n_pes "mpishmem: shmem_team_n_pes: team handle 0xdead0000 is not a valid team"
-    expect 0 "$shm" team_garbage_ptr "mpishmem: shmem_team_ptr: team handle 0x40 is not a valid team"
-    expect 0 "$shm" team_garbage_split "mpishmem: shmem_team_split_strided: team handle 0x1234 is not a valid team"
+    expect 0 "$shm" team_garbage_n_pes "mpishmem: shmem_team_n_pes: team handle 0xdead0000 is not a live team"
+    expect 0 "$shm" team_garbage_ptr "mpishmem: shmem_team_ptr: team handle 0x40 is not a live team"
+    expect 0 "$shm" team_garbage_split "mpishmem: shmem_team_split_strided: team handle 0x1234 is not a live team"
 done
 
 # shmem_align: an alignment that is no power of two is refused, debug or not.
