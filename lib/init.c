@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <shmem.h>
 #include "error.h"
@@ -64,6 +65,32 @@ static void map_node(void)
     MPI_Group_free(&wg);
     MPI_Group_free(&ng);
     free(all);
+}
+
+/* Set when the program leaves through shmem_global_exit or start_pes's
+ * automatic finalize: exiting while running is then intended. */
+static int exit_intended;
+
+/* A PE that leaves main while the library runs would leave the other PEs
+ * waiting in shmem_finalize, or, with MPICH, end the job with status 0 and
+ * no word: stop the whole job with a message instead. */
+static void check_finalized_at_exit(void)
+{
+    if (mpishmem_rt.state != MPISHMEM_RUNNING || exit_intended)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "mpishmem: PE %d exited without calling shmem_finalize\n",
+            mpishmem_rt.my_pe);
+    fflush(stderr);
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down) {
+        struct timespec pause = {0, 100000000}; /* let the launcher forward stderr */
+        nanosleep(&pause, NULL);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    _exit(1);
 }
 
 static void start(int requested, int *provided)
@@ -129,6 +156,9 @@ static void start(int requested, int *provided)
                        "%d", rc);
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
+    static int exit_check_registered;
+    if (!exit_check_registered++)
+        atexit(check_finalized_at_exit);
     if (provided)
         *provided = mpishmem_rt.thread_level;
     mpishmem_report_settings(&set);
@@ -190,6 +220,7 @@ void shmem_finalize(void)
 
 void shmem_global_exit(int status)
 {
+    exit_intended = 1;
     fflush(stdout);
     fflush(stderr);
     int up = 0, down = 0;

@@ -35,6 +35,9 @@ typedef struct mpishmem_settings {
 
 #define MPISHMEM_DEFAULT_CTX_LANES 4
 
+/* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
+ * unset or empty; any other value stops the job naming the variable. */
+int mpishmem_read_bool(const char *const *names, int dflt);
 /* Parse every variable; a malformed value stops the job with a message
  * naming the variable and its value. */
 void mpishmem_read_settings(mpishmem_settings_t *set);

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <shmem.h>
 #include "error.h"
 #include "runtime.h"
@@ -52,11 +53,14 @@ void *shmem_calloc(size_t count, size_t size)
 void *shmem_align(size_t alignment, size_t size)
 {
     enter("shmem_align");
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 ||
-        alignment > MPISHMEM_HEAP_ALIGN) {
-        if (MPISHMEM_DEBUG_ON)
-            mpishmem_fatal("shmem_align", "alignment %zu is not a power of two of at most "
-                           "%zu", alignment, MPISHMEM_HEAP_ALIGN);
+    /* Every PE passes the same arguments, so every PE decides alike. */
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        mpishmem_fatal("shmem_align", "alignment %zu is not a power of two", alignment);
+    if (alignment > MPISHMEM_HEAP_ALIGN) {
+        if (mpishmem_rt.my_pe == 0)
+            fprintf(stderr, "mpishmem: shmem_align: alignment %zu is larger than the largest "
+                    "supported, %zu (the symmetric heap's base alignment); returning NULL "
+                    "on every PE\n", alignment, MPISHMEM_HEAP_ALIGN);
         return NULL;
     }
     return alloc_collective("shmem_align", size, alignment);

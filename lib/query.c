@@ -77,7 +77,10 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
         if (team == SHMEM_TEAM_INVALID)
             mpishmem_fatal("shmem_team_ptr", "team is SHMEM_TEAM_INVALID");
     }
-    if (team == SHMEM_TEAM_INVALID || team->comm == MPI_COMM_NULL)
+    if (team == SHMEM_TEAM_INVALID)
+        return NULL;
+    mpishmem_check_team("shmem_team_ptr", team);
+    if (team->comm == MPI_COMM_NULL)
         return NULL;
     int world = mpishmem_team_world_pe(team, pe);
     return world < 0 ? NULL : shmem_ptr(dest, world);

@@ -38,26 +38,20 @@ static int read_lanes(void)
     return (int)n;
 }
 
-/* A boolean variable: default when unset, fatal when malformed. */
-static int read_bool(const char *const *names, int dflt)
+/* Every boolean variable follows one rule (docs/environment.md): true is
+ * 1/y/yes/true/on, false is 0/n/no/false/off (any case); unset or empty
+ * means the default; anything else stops shmem_init naming the variable. */
+int mpishmem_read_bool(const char *const *names, int dflt)
 {
     const char *which = NULL;
     const char *v = mpishmem_getenv_first(names, &which);
-    if (v == NULL)
+    if (v == NULL || *v == '\0')
         return dflt;
     int b = mpishmem_parse_bool(v);
     if (b < 0)
         mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
                        "true/false or on/off)", which, v);
     return b;
-}
-
-/* Presence alone turns SHMEM_VERSION and SHMEM_INFO on, as the spec says;
- * an explicit false value turns them off. */
-static int read_flag(const char *const *names)
-{
-    const char *v = mpishmem_getenv_first(names, NULL);
-    return v != NULL && mpishmem_parse_bool(v) != 0;
 }
 
 void mpishmem_read_settings(mpishmem_settings_t *set)
@@ -78,12 +72,11 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
         set->heap_size_set = 1;
     }
     mpishmem_read_space_settings(&set->spaces);
-    set->debug = read_bool(debug_vars, 0);
-    set->shm = read_bool(shm_vars, 1);
-    const char *y = mpishmem_getenv_first(yield_vars, NULL);
-    set->yield = (y == NULL || *y == '\0') ? -1 : read_bool(yield_vars, 0);
-    set->print_version = read_flag(version_vars);
-    set->print_info = read_flag(info_vars);
+    set->debug = mpishmem_read_bool(debug_vars, 0);
+    set->shm = mpishmem_read_bool(shm_vars, 1);
+    set->yield = mpishmem_read_bool(yield_vars, -1);
+    set->print_version = mpishmem_read_bool(version_vars, 0);
+    set->print_info = mpishmem_read_bool(info_vars, 0);
     set->ctx_lanes = read_lanes();
 }
 

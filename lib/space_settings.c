@@ -1,8 +1,8 @@
 /*
  * mpishmem: the memory-space environment variables.
  *
- *   SHMEM_ENABLE_CPU_SPACE, SHMEM_ENABLE_GPU_SPACE   any value enables, except
- *       an empty one (= unset) or a false word (0, no, false, off, n)
+ *   SHMEM_ENABLE_CPU_SPACE, SHMEM_ENABLE_GPU_SPACE   booleans (the rule of
+ *       settings.c: empty = unset, anything but a true/false word is fatal)
  *   SHMEM_DEFAULT_SPACE                              CPU or GPU (any case)
  *   SHMEM_CPU_SYMMETRIC_SIZE, SHMEM_GPU_SYMMETRIC_SIZE   sizes, as
  *       SHMEM_SYMMETRIC_SIZE
@@ -23,10 +23,8 @@
 
 static int read_enable(const char *name)
 {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
-        return -1;
-    return mpishmem_parse_bool(v) == 0 ? 0 : 1;
+    const char *const names[] = {name, NULL};
+    return mpishmem_read_bool(names, -1);
 }
 
 static void read_size(const char *name, int *set, size_t *bytes, const char **text)

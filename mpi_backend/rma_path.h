@@ -29,6 +29,28 @@
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
 
+/* SHMEM_DEBUG: [addr, addr+len) must lie in its segment and, in a heap,
+ * inside the one live allocation where it starts (a transfer that runs on
+ * into the next block is caught here, before either data path). */
+static __attribute__((noinline, cold, unused)) void
+mpishmem_rma_debug_bounds(const char *routine, const mpishmem_segment_t *s, const void *addr,
+                          size_t len, int pe)
+{
+    if (!mpishmem_segment_holds_range(s, addr, len))
+        mpishmem_fatal_address(routine, addr, len, pe);
+    size_t off = (size_t)((const char *)addr - s->base), start, size;
+    if (s->block_of == NULL)
+        return;
+    if (!s->block_of(s, off, &start, &size))
+        mpishmem_fatal(routine, "address %p (%zu bytes, target PE %d) is not inside a live "
+                       "allocation of the %s (freed, or never allocated)", addr, len, pe,
+                       s->name);
+    if (len > start + size - off)
+        mpishmem_fatal(routine, "%zu bytes at %p (target PE %d) run %zu bytes past the end of "
+                       "their allocation (%p, %zu bytes) in the %s", len, addr, pe,
+                       len - (start + size - off), (void *)(s->base + start), size, s->name);
+}
+
 /* The segment holding [addr, addr+len), or a fatal error naming routine. */
 static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, const void *addr,
                                                        size_t len, int pe)
@@ -36,8 +58,8 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
     mpishmem_segment_t *s = mpishmem_segment_find(addr);
     if (MPISHMEM_UNLIKELY(s == NULL))
         mpishmem_fatal_address(routine, addr, len, pe);
-    if (MPISHMEM_DEBUG_ON && !mpishmem_segment_holds_range(s, addr, len))
-        mpishmem_fatal_address(routine, addr, len, pe);
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_rma_debug_bounds(routine, s, addr, len, pe);
     if (MPISHMEM_UNLIKELY(s->rank_of_pe != NULL && s->rank_of_pe[pe] < 0))
         mpishmem_fatal_target(routine, s, pe); /* pe is outside the space's team */
     return s;

@@ -60,6 +60,11 @@ typedef struct mpishmem_segment {
      * window is over the world.  no_amo: the space refuses AMOs. */
     int *rank_of_pe;
     int no_amo;
+    /* SHMEM_DEBUG bounds checks: the live allocation holding offset `off`,
+     * as [*start, *start + *len), or 0 when none.  Set by the heap that
+     * owns the segment (spaces/heap.c); NULL (no allocations) for global
+     * data.  A hook, so this layer never calls up into the allocator. */
+    int (*block_of)(const struct mpishmem_segment *s, size_t off, size_t *start, size_t *len);
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64

@@ -9,8 +9,10 @@
 #include "segment.h"
 
 /* Every heap starts on this boundary, the largest alignment shmem_align
- * can honour. */
-#define MPISHMEM_HEAP_ALIGN ((size_t)2 << 20)
+ * can honour (an allocation's offset is the same on every PE, so its
+ * address is aligned everywhere only up to the bases' common alignment).
+ * The padding is address space: pages nobody touches cost no memory. */
+#define MPISHMEM_HEAP_ALIGN ((size_t)8 << 20)
 
 /* A heap: `size` bytes per PE from MPI_Win_allocate_shared on the node
  * communicator, plus a world window over the same memory.  Collective over

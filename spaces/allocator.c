@@ -466,6 +466,17 @@ int mpishmem_allocator_contains(const mpishmem_allocator_t *a, size_t offset,
     return offset < end && len <= end - offset;
 }
 
+int mpishmem_allocator_block_of(const mpishmem_allocator_t *a, size_t offset,
+                                size_t *start, size_t *size)
+{
+    if (!a) return 0;
+    uint32_t i = tr_floor(a, offset);
+    if (i == NIL || offset - a->b[i].off >= a->b[i].size) return 0;
+    *start = a->b[i].off;
+    *size = a->b[i].size;
+    return 1;
+}
+
 void mpishmem_allocator_stats(const mpishmem_allocator_t *a,
                               mpishmem_allocator_stats_t *out)
 {

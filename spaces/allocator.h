@@ -52,6 +52,12 @@ int mpishmem_allocator_resize_in_place(mpishmem_allocator_t *a, size_t offset,
 int mpishmem_allocator_contains(const mpishmem_allocator_t *a, size_t offset,
                                 size_t len);
 
+/* The live allocation containing offset: returns 1 and sets *start and
+ * *size (its usable size), or 0 when offset lies in no live allocation.
+ * O(log n); the SHMEM_DEBUG bounds check of every transfer. */
+int mpishmem_allocator_block_of(const mpishmem_allocator_t *a, size_t offset,
+                                size_t *start, size_t *size);
+
 typedef struct {
     size_t capacity, bytes_used, bytes_free, largest_free, live_blocks,
         free_blocks;

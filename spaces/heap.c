@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include "heap.h"
@@ -13,10 +14,20 @@
 mpishmem_heap_t mpishmem_default_heap;
 mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;
 
+/* The segment's SHMEM_DEBUG hook: the allocation holding an offset. */
+static int heap_block_of(const mpishmem_segment_t *s, size_t off, size_t *start, size_t *len)
+{
+    const mpishmem_heap_t *h =
+        (const mpishmem_heap_t *)((const char *)s - offsetof(mpishmem_heap_t, seg));
+    return mpishmem_allocator_block_of(h->alloc, off, start, len);
+}
+
 /* The allocator and registry entry of a heap whose segment exists. */
 static int heap_finish(mpishmem_heap_t *h, size_t size)
 {
     h->capacity = size;
+    h->exhausted_once = 0;
+    h->seg.block_of = heap_block_of;
     h->alloc = mpishmem_allocator_create(size);
     if (h->alloc == NULL || mpishmem_segment_register(&h->seg) != 0) {
         mpishmem_allocator_destroy(h->alloc);

@@ -22,6 +22,7 @@ typedef struct mpishmem_heap {
     MPI_Comm comm;            /* the PEs allocating together (not owned) */
     int gpu;                  /* CUDA device of device memory, or -1 for host memory */
     const char *size_var;     /* what sets the size, for exhaustion messages */
+    int exhausted_once;       /* the first exhaustion is always reported */
 } mpishmem_heap_t;
 
 /* The host heap over the world created by shmem_init. */

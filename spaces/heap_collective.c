@@ -15,6 +15,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "heap.h"
 #include "../lib/error.h"
 #include "../mpi_backend/progress.h"
@@ -32,6 +33,20 @@ void mpishmem_heap_coll_barrier(mpishmem_heap_t *h)
     mpishmem_barrier_comm(h->comm);
 }
 
+static void report_exhausted(const char *routine, const mpishmem_heap_t *h, size_t size)
+{
+    mpishmem_allocator_stats_t st;
+    mpishmem_allocator_stats(h->alloc, &st);
+    const char *var = h->size_var ? h->size_var : "default";
+    int dflt = strcmp(var, "default") == 0;
+    fprintf(stderr, "mpishmem: %s: warning: %s exhausted: %zu bytes requested, but the heap "
+            "is %zu bytes in all (%s%s), largest free block %zu bytes; returning NULL on "
+            "every PE%s\n", routine, h->seg.name, size, h->capacity,
+            dflt ? "the default size; set SHMEM_SYMMETRIC_SIZE to change it" : "set by ",
+            dflt ? "" : var, st.largest_free,
+            MPISHMEM_DEBUG_ON ? "" : " (later exhaustion is reported with SHMEM_DEBUG=1)");
+}
+
 void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t size,
                           void (*undo)(mpishmem_heap_t *h, void *p))
 {
@@ -41,17 +56,19 @@ void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, s
     MPI_Iallreduce(v, r, 2, MPI_UINT64_T, MPI_MIN, h->comm, &req);
     mpishmem_wait_request(&req);
     uint64_t lo = r[0], hi = ~r[1];
-    if (lo == hi)
+    if (lo == hi && lo != NO_OFFSET)
         return mine;
     if (hi == NO_OFFSET) {
         if (mine && undo)
             undo(h, mine);
         int rank = 0;
         MPI_Comm_rank(h->comm, &rank);
-        if (MPISHMEM_DEBUG_ON && rank == 0)
-            fprintf(stderr, "mpishmem: %s: warning: %s exhausted: %zu bytes requested, "
-                    "heap is %zu bytes (raise %s); returning NULL on every PE\n", routine,
-                    h->seg.name, size, h->capacity, h->size_var ? h->size_var : "its size");
+        /* The first exhaustion of a heap is always explained (a heap set
+         * too small, e.g. SHMEM_SYMMETRIC_SIZE=1000, shows up here); later
+         * ones only with SHMEM_DEBUG, since programs may probe for room. */
+        if ((MPISHMEM_DEBUG_ON || !h->exhausted_once) && rank == 0)
+            report_exhausted(routine, h, size);
+        h->exhausted_once = 1;
         return NULL;
     }
     mpishmem_fatal(routine, "PEs got different symmetric offsets (%llu here, from %llu to "

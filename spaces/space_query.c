@@ -72,8 +72,7 @@ int shmemx_team_get_space(shmem_team_t team, shmem_space_t *space)
 {
     if (team == SHMEM_TEAM_INVALID)
         return -1;
-    if (MPISHMEM_DEBUG_ON)
-        mpishmem_check_team("shmemx_team_get_space", team);
+    mpishmem_check_team("shmemx_team_get_space", team);
     /* A team belongs to the space it was made from: walk up to a space
      * team's anchor, or to SHMEM_TEAM_WORLD (the default space).  Teams
      * made from a user's communicator belong to no space. */

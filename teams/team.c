@@ -8,11 +8,47 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include "team.h"
 #include "../lib/runtime.h"
 
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
+
+/* Every created team object is a slot of this array (see team.h), mapped
+ * once: address space only until a slot is used. */
+struct mpishmem_team *mpishmem_team_slots;
+static size_t slots_used;   /* slots handed out at least once */
+static size_t slot_cursor;  /* where the search for a free slot resumes */
+
+static struct mpishmem_team *slot_take(void)
+{
+    if (mpishmem_team_slots == NULL) {
+        void *m = mmap(NULL, MPISHMEM_TEAM_SLOTS * sizeof(struct mpishmem_team),
+                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (m == MAP_FAILED)
+            return NULL;
+        mpishmem_team_slots = m;
+    }
+    if (slots_used < MPISHMEM_TEAM_SLOTS)
+        return &mpishmem_team_slots[slots_used++];
+    /* Every slot has been used once: reuse the free slot that follows the
+     * last one reused, so a destroyed handle stays invalid as long as can be. */
+    for (size_t i = 0; i < MPISHMEM_TEAM_SLOTS; i++) {
+        struct mpishmem_team *t = &mpishmem_team_slots[slot_cursor];
+        slot_cursor = (slot_cursor + 1) % MPISHMEM_TEAM_SLOTS;
+        if (t->magic != MPISHMEM_TEAM_MAGIC)
+            return t;
+    }
+    return NULL;
+}
+
+static void slot_give(struct mpishmem_team *t)
+{
+    memset(t, 0, sizeof *t);
+}
 
 /* Live teams, newest first.  Team creation is rare and collective, so a
  * list is enough; validation walks it only in debug and is_valid paths. */
@@ -125,14 +161,15 @@ int mpishmem_team_pe_of_world(shmem_team_t team, int world)
 shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
                                      const shmem_team_config_t *config, long config_mask)
 {
-    struct mpishmem_team *t = calloc(1, sizeof *t);
+    struct mpishmem_team *t = slot_take();
     if (t == NULL)
         return NULL;
     if (team_setup(t, comm) != MPI_SUCCESS) {
         team_teardown(t);
-        free(t);
+        slot_give(t);
         return NULL;
     }
+    t->magic = MPISHMEM_TEAM_MAGIC;
     if (config != NULL && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) {
         t->config.num_contexts = config->num_contexts;
         t->config_mask |= SHMEM_TEAM_NUM_CONTEXTS;
@@ -161,7 +198,7 @@ void mpishmem_team_release(shmem_team_t team)
     if (team->parent)
         team->parent->n_children--;
     team_teardown(team);
-    free(team);
+    slot_give(team); /* clears the magic: the handle is invalid from now on */
 }
 
 int mpishmem_teams_init(void)
@@ -176,6 +213,8 @@ int mpishmem_teams_init(void)
     int rc = team_setup(&mpishmem_team_world_object, world);
     if (rc == MPI_SUCCESS)
         rc = team_setup(&mpishmem_team_shared_object, shared);
+    mpishmem_team_world_object.magic = MPISHMEM_TEAM_MAGIC;
+    mpishmem_team_shared_object.magic = MPISHMEM_TEAM_MAGIC;
     mpishmem_team_world_object.predefined = 1;
     mpishmem_team_shared_object.predefined = 1;
     mpishmem_team_shared_object.parent = &mpishmem_team_world_object;
@@ -200,5 +239,6 @@ void mpishmem_teams_finalize(void)
     registry_remove(&mpishmem_team_world_object);
     team_teardown(&mpishmem_team_shared_object);
     team_teardown(&mpishmem_team_world_object);
+    mpishmem_team_world_object.magic = mpishmem_team_shared_object.magic = 0;
     live_head = NULL;
 }

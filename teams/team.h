@@ -11,10 +11,13 @@
 #ifndef MPISHMEM_TEAM_H
 #define MPISHMEM_TEAM_H
 
+#include <stdint.h>
 #include <mpi.h>
 #include <shmem.h>
+#include "../lib/runtime.h"
 
 struct mpishmem_team {
+    unsigned magic;      /* MPISHMEM_TEAM_MAGIC while the team is live */
     MPI_Comm comm;       /* MPI_COMM_NULL when the team is not set up */
     int my_pe;           /* rank of this PE in comm */
     int n_pes;
@@ -64,7 +67,37 @@ static inline int mpishmem_team_world_pe(shmem_team_t team, int pe)
 /* Team PE number of world PE `world`, or -1 if it is not a member. O(log n). */
 int mpishmem_team_pe_of_world(shmem_team_t team, int world);
 
-/* SHMEM_DEBUG: stop unless `team` is a live team handle. */
-void mpishmem_check_team(const char *routine, shmem_team_t team);
+/* Handle validation without reading through a garbage pointer: every team
+ * object except SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED lives in one array
+ * of slots reserved at start-up (team.c), so a handle is valid when it is a
+ * predefined one, or points at the start of a slot whose magic says live.
+ * Catches handles never created and destroyed ones (a slot is reused only
+ * after every other slot has been used, MPISHMEM_TEAM_SLOTS teams later). */
+#define MPISHMEM_TEAM_MAGIC 0x7ea3c0deu
+#define MPISHMEM_TEAM_SLOTS 65536
+extern struct mpishmem_team *mpishmem_team_slots;
+
+static inline int mpishmem_team_handle_ok(shmem_team_t team)
+{
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
+        return team->magic == MPISHMEM_TEAM_MAGIC;
+    size_t d = (size_t)((uintptr_t)team - (uintptr_t)mpishmem_team_slots);
+    return d < MPISHMEM_TEAM_SLOTS * sizeof *team && d % sizeof *team == 0 &&
+           team->magic == MPISHMEM_TEAM_MAGIC;
+}
+
+/* Stops with "mpishmem: <routine>: ..." (team_query.c). */
+void mpishmem_fatal_team(const char *routine, shmem_team_t team)
+    __attribute__((noreturn, cold));
+
+/* Always on, a few compares: stop unless the library runs and `team` is a
+ * live team handle (SHMEM_TEAM_INVALID included: callers that accept it
+ * test for it first). */
+static inline void mpishmem_check_team(const char *routine, shmem_team_t team)
+{
+    if (__builtin_expect(mpishmem_rt.state != MPISHMEM_RUNNING ||
+                         !mpishmem_team_handle_ok(team), 0))
+        mpishmem_fatal_team(routine, team);
+}
 
 #endif

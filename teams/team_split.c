@@ -73,8 +73,8 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID)
         return -1;
+    mpishmem_check_team(routine, parent);
     if (MPISHMEM_DEBUG_ON) {
-        mpishmem_check_team(routine, parent);
         int args[3] = {start, stride, size};
         check_same_args(routine, parent->comm, args, 3);
     }
@@ -107,8 +107,8 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
     *xteam = *yteam = SHMEM_TEAM_INVALID;
     if (parent == SHMEM_TEAM_INVALID)
         return -1;
+    mpishmem_check_team(routine, parent);
     if (MPISHMEM_DEBUG_ON) {
-        mpishmem_check_team(routine, parent);
         check_same_args(routine, parent->comm, &xrange, 1);
     }
     if (xrange <= 0) {
@@ -132,8 +132,7 @@ int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm)
 {
     if (team == SHMEM_TEAM_INVALID || comm == NULL)
         return -1;
-    if (MPISHMEM_DEBUG_ON)
-        mpishmem_check_team("shmemx_team_get_mpi_comm", team);
+    mpishmem_check_team("shmemx_team_get_mpi_comm", team);
     *comm = team->comm;
     return 0;
 }

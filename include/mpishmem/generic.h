@@ -61,7 +61,15 @@ void mpishmem_c11_unsupported_type(void);
     MPISHMEM_C11_SELECT(MPISHMEM_P2P_GENERIC_TYPES, MPISHMEM_C11_CASE, OP,     \
                         ivars)(ivars, __VA_ARGS__)
 
-#define shmem_wait_until(ivar, ...) MPISHMEM_C11_P2P(wait_until, ivar, __VA_ARGS__)
+/* wait_until and test also take the deprecated short and unsigned short:
+ * their typed routines exist, and old code calls the generic names. */
+#define MPISHMEM_C11_P2P_ONE_TYPES(X, A)                                       \
+    MPISHMEM_P2P_GENERIC_TYPES(X, A) MPISHMEM_P2P_LEGACY_TYPES(X, A)
+#define MPISHMEM_C11_P2P_ONE(OP, ivar, ...)                                    \
+    MPISHMEM_C11_SELECT(MPISHMEM_C11_P2P_ONE_TYPES, MPISHMEM_C11_CASE, OP,     \
+                        ivar)(ivar, __VA_ARGS__)
+
+#define shmem_wait_until(ivar, ...) MPISHMEM_C11_P2P_ONE(wait_until, ivar, __VA_ARGS__)
 #define shmem_wait_until_all(ivars, ...) MPISHMEM_C11_P2P(wait_until_all, ivars, __VA_ARGS__)
 #define shmem_wait_until_any(ivars, ...) MPISHMEM_C11_P2P(wait_until_any, ivars, __VA_ARGS__)
 #define shmem_wait_until_some(ivars, ...) MPISHMEM_C11_P2P(wait_until_some, ivars, __VA_ARGS__)
@@ -71,7 +79,7 @@ void mpishmem_c11_unsupported_type(void);
     MPISHMEM_C11_P2P(wait_until_any_vector, ivars, __VA_ARGS__)
 #define shmem_wait_until_some_vector(ivars, ...)                               \
     MPISHMEM_C11_P2P(wait_until_some_vector, ivars, __VA_ARGS__)
-#define shmem_test(ivar, ...) MPISHMEM_C11_P2P(test, ivar, __VA_ARGS__)
+#define shmem_test(ivar, ...) MPISHMEM_C11_P2P_ONE(test, ivar, __VA_ARGS__)
 #define shmem_test_all(ivars, ...) MPISHMEM_C11_P2P(test_all, ivars, __VA_ARGS__)
 #define shmem_test_any(ivars, ...) MPISHMEM_C11_P2P(test_any, ivars, __VA_ARGS__)
 #define shmem_test_some(ivars, ...) MPISHMEM_C11_P2P(test_some, ivars, __VA_ARGS__)

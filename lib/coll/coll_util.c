@@ -43,8 +43,7 @@ mpishmem_coll_comm_t *mpishmem_coll_team(const char *routine, shmem_team_t team)
     mpishmem_check_running(routine);
     if (team == SHMEM_TEAM_INVALID)
         return NULL;
-    if (MPISHMEM_DEBUG_ON)
-        mpishmem_check_team(routine, team);
+    mpishmem_check_team(routine, team);
     if (MPISHMEM_LIKELY(team->coll != NULL))
         return team->coll;
     return team_state_make(routine, team);

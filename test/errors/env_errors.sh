@@ -7,7 +7,8 @@
 . "${MESON_SOURCE_ROOT:?}/test/harness/env_check.sh"
 env_check_init "${1:?usage: env_errors.sh PROGRAM}"
 unset SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE SHMEM_DEBUG SMA_DEBUG \
-      SHMEM_VERSION SMA_VERSION SHMEM_INFO SMA_INFO MPISHMEM_SHM MPISHMEM_YIELD
+      SHMEM_VERSION SMA_VERSION SHMEM_INFO SMA_INFO MPISHMEM_SHM MPISHMEM_YIELD \
+      SHMEM_ENABLE_CPU_SPACE SHMEM_ENABLE_GPU_SPACE
 
 run() { env_run "$1"; }
 mpmd() { env_mpmd "$1" "$2" "$3"; }
@@ -42,6 +43,18 @@ run "SHMEM_SYMMETRIC_SIZE=2.5M SMA_SYMMETRIC_SIZE=junk"
 want_status=ok want_out="$fits"
 run "SHMEM_SYMMETRIC_SIZE=2097152"
 
+# A heap too small for anything starts, and the first failing allocation
+# says what the heap size is, without SHMEM_DEBUG (docs/environment.md).
+for size in 0 1000; do
+    for shm in 1 0; do
+        want_status=ok want_out="$full"
+        want_err="mpishmem: shmem_malloc: warning: symmetric heap exhausted: 2097152 bytes requested, but the heap is $size bytes in all (set by SHMEM_SYMMETRIC_SIZE)"
+        run "SHMEM_SYMMETRIC_SIZE=$size MPISHMEM_SHM=$shm"
+    done
+done
+want_status=ok want_out="$full" want_err="but the heap is 1000 bytes in all (set by SMA_SYMMETRIC_SIZE)"
+run "SMA_SYMMETRIC_SIZE=1000"
+
 # Booleans.
 want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEBUG='maybe' is not a boolean"
 run "SHMEM_DEBUG=maybe"
@@ -51,6 +64,20 @@ want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_SHM='sometimes' is not
 run "MPISHMEM_SHM=sometimes"
 want_status=ok want_out="$fits"
 run "SHMEM_DEBUG=yes SMA_DEBUG=maybe SHMEM_SYMMETRIC_SIZE=4M"
+# One rule for every boolean (docs/environment.md): a value that is not a
+# true/false word stops shmem_init naming the variable, whatever it controls.
+for pair in SHMEM_VERSION=maybe SHMEM_INFO=2 SMA_INFO=x SHMEM_ENABLE_CPU_SPACE=x \
+            SHMEM_ENABLE_GPU_SPACE=enable MPISHMEM_YIELD=2 SHMEM_DEBUG=2; do
+    want_status=fail want_err="mpishmem: shmem_init: ${pair%%=*}='${pair#*=}' is not a boolean"
+    run "$pair"
+done
+# Empty means unset: the default, not "off" and not an error.
+want_status=ok want_out="$fits" deny_out="OpenSHMEM 1.6"
+run "SHMEM_VERSION= SHMEM_INFO= SHMEM_SYMMETRIC_SIZE=4M"
+want_status=ok want_out="$fits"
+run "MPISHMEM_SHM= SHMEM_ENABLE_CPU_SPACE= SHMEM_SYMMETRIC_SIZE=4M"
+want_status=ok want_lines=1 want_lines_text="OpenSHMEM 1.6"
+run "SHMEM_VERSION=On"
 
 # SHMEM_VERSION and SHMEM_INFO print from PE 0 only.
 want_status=ok want_lines=1 want_lines_text="OpenSHMEM 1.6" deny_out="SHMEM_SYMMETRIC_SIZE"

@@ -600,6 +600,34 @@ START_TEST(test_overflow)
 }
 END_TEST
 
+/* block_of: the live block holding an offset, for SHMEM_DEBUG's bounds
+ * check of every transfer (issue 14). */
+START_TEST(test_block_of)
+{
+    mpishmem_allocator_t *a = mpishmem_allocator_create(MiB);
+    size_t start = 1, size = 1;
+    REQ(!mpishmem_allocator_block_of(a, 0, &start, &size)); /* nothing live */
+    size_t x = mpishmem_allocator_alloc(a, 32, 0);
+    size_t y = mpishmem_allocator_alloc(a, 500, 0);
+    size_t z = mpishmem_allocator_alloc(a, 64, 4096);
+    REQ(mpishmem_allocator_block_of(a, x + 10, &start, &size));
+    REQ_EQ(start, x);
+    REQ_EQ(size, 64);
+    REQ(mpishmem_allocator_block_of(a, y + 511, &start, &size));
+    REQ_EQ(start, y);
+    REQ_EQ(size, 512);
+    REQ(mpishmem_allocator_block_of(a, z, &start, &size));
+    REQ_EQ(start, z);
+    /* Alignment padding before z and the free tail belong to no block. */
+    REQ(!mpishmem_allocator_block_of(a, z - 64, &start, &size));
+    REQ(!mpishmem_allocator_block_of(a, z + 64, &start, &size));
+    REQ_EQ(mpishmem_allocator_free(a, y), 0);
+    REQ(!mpishmem_allocator_block_of(a, y, &start, &size));
+    REQ(!mpishmem_allocator_block_of(NULL, 0, &start, &size));
+    mpishmem_allocator_destroy(a);
+}
+END_TEST
+
 static Suite *allocator_suite(void)
 {
     Suite *s = suite_create("allocator");
@@ -611,6 +639,7 @@ static Suite *allocator_suite(void)
     tcase_add_test(tc, test_bad_free);
     tcase_add_test(tc, test_resize);
     tcase_add_test(tc, test_overflow);
+    tcase_add_test(tc, test_block_of);
     suite_add_tcase(s, tc);
 
     TCase *tr = tcase_create("randomized");
