@@ -105,6 +105,15 @@ void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
 void shmem_pcontrol(int level, ...);
 
+/* Cache management of OpenSHMEM 1.0 (deprecated in 1.3, removed in 1.5):
+ * no-ops, as the spec allowed on cache-coherent systems (lib/cache.c). */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
+
 /* Deprecated setup and query routines, kept for OpenSHMEM 1.0 programs. */
 void start_pes(int npes);
 int _my_pe(void);

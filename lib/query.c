@@ -99,12 +99,17 @@ void shmem_info_get_name(char *name)
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
 
-/* No profiling tool is attached to the library itself; the level is kept so
- * a tool interposing on pshmem_ names can read it. */
+/* The profiling levels of the spec: <= 0 profiling off, 1 on at the default
+ * detail (the initial state), 2 on and profile buffers flushed, > 2 defined
+ * by the tool, which may read further arguments.  The library itself is
+ * not a profiler: a tool defines shmem_pcontrol to see the calls (the
+ * library's definition is weak).  The level is kept for
+ * mpishmem_pcontrol_level(). */
 static int profiling_level = 1;
+
+int mpishmem_pcontrol_level(void) { return profiling_level; }
 
 void shmem_pcontrol(int level, ...)
 {
     profiling_level = level;
-    (void)profiling_level;
 }

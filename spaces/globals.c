@@ -3,8 +3,8 @@
  *
  * Every PE runs the same executable, so a global lies at the same offset
  * from the start of the data segment on every PE even when address-space
- * randomization moves the segment.  The linker marks the segment with
- * __data_start (start of .data) and _end (end of .bss).
+ * randomization moves the segment.  exe_data.c finds it in the program
+ * headers (the linker's _end would be the shared library's own).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -12,18 +12,17 @@
 #include "heap.h"
 #include "../mpi_backend/window.h"
 
-extern char __data_start[] __attribute__((weak));
-extern char _end[] __attribute__((weak));
+int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 
 mpishmem_segment_t mpishmem_globals_segment = {.win = MPI_WIN_NULL, .shm_win = MPI_WIN_NULL};
 
 int mpishmem_globals_create(void)
 {
-    uintptr_t lo = (uintptr_t)__data_start, hi = (uintptr_t)_end;
-    if (lo == 0 || hi <= lo)
+    uintptr_t lo, hi;
+    if (mpishmem_exe_data_range(&lo, &hi) != 0)
         return MPI_ERR_OTHER;
     int rc = mpishmem_window_create_static(&mpishmem_globals_segment, "global data",
-                                           __data_start, (size_t)(hi - lo));
+                                           (void *)lo, (size_t)(hi - lo));
     if (rc != MPI_SUCCESS)
         return rc;
     if (mpishmem_segment_register(&mpishmem_globals_segment) != 0) {

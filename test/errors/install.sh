@@ -77,7 +77,8 @@ done
 step "installed lib/libmpishmem.*" sh -c "ls '$prefix'/lib/libmpishmem.* >/dev/null"
 
 inc="-I$prefix/include"
-lib="-L$prefix/lib -lmpishmem"
+# Both libraries are installed: name the archive, as the README does.
+lib="-L$prefix/lib -l:libmpishmem.a"
 pc()
 {
     PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@" mpishmem

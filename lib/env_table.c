@@ -1,0 +1,37 @@
+/*
+ * mpishmem: every environment variable the library reads (see env_table.h).
+ * Add a row here when a source starts reading a new variable.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stddef.h>
+#include "env_table.h"
+
+const mpishmem_env_var_t mpishmem_env_vars[] = {
+    {"SHMEM_SYMMETRIC_SIZE", "256M",
+     "symmetric heap per PE (k/m/g/t suffixes, decimals allowed); equal on all PEs"},
+    {"SHMEM_DEBUG", "0", "check every argument and stop on misuse"},
+    {"SHMEM_VERSION", "unset", "print the library version from PE 0 at start-up"},
+    {"SHMEM_INFO", "unset", "print the version and the settings from PE 0 at start-up"},
+    {"SMA_SYMMETRIC_SIZE", "unset", "deprecated name of SHMEM_SYMMETRIC_SIZE"},
+    {"SMA_DEBUG", "unset", "deprecated name of SHMEM_DEBUG"},
+    {"SMA_VERSION", "unset", "deprecated name of SHMEM_VERSION"},
+    {"SMA_INFO", "unset", "deprecated name of SHMEM_INFO"},
+    {"MPISHMEM_SHM", "1",
+     "load/store into PEs of the same node; 0 sends every transfer through MPI RMA"},
+    {"MPISHMEM_YIELD", "unset",
+     "1 yield the core while waiting, 0 spin; unset: yield when PEs outnumber cores"},
+    {"MPISHMEM_CTX_LANES", "4",
+     "extra MPI windows per segment so contexts complete independently (0 to 15)"},
+    {"SHMEM_ENABLE_CPU_SPACE", "unset", "enable the predefined CPU memory space (rules: docs/spaces.md)"},
+    {"SHMEM_ENABLE_GPU_SPACE", "unset", "enable the predefined GPU memory space (rules: docs/spaces.md)"},
+    {"SHMEM_DEFAULT_SPACE", "CPU", "the space shmem_malloc uses: CPU or GPU"},
+    {"SHMEM_CPU_SYMMETRIC_SIZE", "unset", "size of the CPU space (default: the heap size)"},
+    {"SHMEM_GPU_SYMMETRIC_SIZE", "unset", "size of the GPU space"},
+    {"MPISHMEM_VISIBLE_DEVICES", "all",
+     "devices this PE may put memory spaces on: cpu, gpu, gpuN, all, none"},
+    {"MPISHMEM_CUDART", "unset", "path of the CUDA runtime library to load"},
+    {"OMPI_MCA_osc", "unset",
+     "Open MPI's RMA component; if unset the library sets ucx,sm (Open MPI 4 defect)"},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,113 @@
+/*
+ * mpishmem-info: what this installation of mpishmem is and what it can do
+ * here.  Runs as a singleton (no mpiexec needed) or under a launcher.
+ *   mpishmem-info          everything
+ *   mpishmem-info --vars   the names of the environment variables only
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include <shmem.h>
+#include "../env_table.h"
+#include "../../spaces/devices.h"
+
+static const char *thread_level(int l)
+{
+    switch (l) {
+    case SHMEM_THREAD_SINGLE: return "SHMEM_THREAD_SINGLE";
+    case SHMEM_THREAD_FUNNELED: return "SHMEM_THREAD_FUNNELED";
+    case SHMEM_THREAD_SERIALIZED: return "SHMEM_THREAD_SERIALIZED";
+    case SHMEM_THREAD_MULTIPLE: return "SHMEM_THREAD_MULTIPLE";
+    default: return "unknown";
+    }
+}
+
+static void space_line(const char *name, shmem_space_t s)
+{
+    shmem_space_cap_t caps = 0;
+    int avail = shmem_space_is_available(s) == 0; /* 0: this PE can allocate in it */
+    printf("  %-20s %s", name, avail ? "available" : "not available");
+    if (avail && shmem_space_get_caps(s, &caps) == 0)
+        printf(" (caps 0x%llx)", (unsigned long long)caps);
+    printf("\n");
+}
+
+static void variables(void)
+{
+    printf("Environment variables the library reads (value here):\n");
+    for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
+        const char *val = getenv(v->name);
+        printf("  %-26s %s%s%s\n      %s (default: %s)\n", v->name, val ? "'" : "",
+               val ? val : "unset", val ? "'" : "", v->meaning, v->dflt);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--vars") == 0) {
+        for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++)
+            printf("%s\n", v->name);
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "mpishmem: mpishmem-info: unknown argument '%s' (usage: "
+                        "mpishmem-info [--vars])\n", argv[1]);
+        return 2;
+    }
+    int provided = -1;
+    if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0) {
+        fprintf(stderr, "mpishmem: mpishmem-info: shmem_init_thread failed\n");
+        return 1;
+    }
+    int major, minor;
+    char name[SHMEM_MAX_NAME_LEN];
+    shmem_info_get_version(&major, &minor);
+    shmem_info_get_name(name);
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    if (me == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len, mv, msv;
+        MPI_Get_library_version(lib, &len);
+        MPI_Get_version(&mv, &msv);
+        char *nl = strchr(lib, '\n');
+        if (nl)
+            *nl = '\0';
+        printf("mpishmem %d.%d.%d: %s\n", MPISHMEM_VERSION_MAJOR, MPISHMEM_VERSION_MINOR,
+               MPISHMEM_VERSION_PATCH, name);
+        printf("OpenSHMEM specification: %d.%d\n", major, minor);
+        printf("MPI: %s (MPI standard %d.%d)\n", lib, mv, msv);
+        printf("Thread level available: %s\n", thread_level(provided));
+        printf("PEs in this run: %d\n", npes);
+    }
+    /* The on-node path: can this PE load/store into a heap object of
+     * itself (and of its neighbour)? */
+    long *probe = shmem_malloc(sizeof(long));
+    int self = probe && shmem_ptr(probe, me) != NULL;
+    int peer = npes > 1 && probe && shmem_ptr(probe, (me + 1) % npes) != NULL;
+    if (me == 0) {
+        printf("On-node load/store path: %s", self ? "available" : "off");
+        if (npes > 1)
+            printf(" (to PE 1: %s)", peer ? "yes" : "no");
+        printf("%s\n", self ? "" : " (MPISHMEM_SHM=0 or not supported)");
+        printf("Predefined memory spaces:\n");
+        space_line("SHMEM_SPACE_DEFAULT", SHMEM_SPACE_DEFAULT);
+        space_line("SHMEM_SPACE_CPU", SHMEM_SPACE_CPU);
+        space_line("SHMEM_SPACE_GPU", SHMEM_SPACE_GPU);
+        mpishmem_devices_discover_gpu();
+        size_t host = mpishmem_device_capacity(SHMEM_DEVICE_CPU);
+        printf("Devices:\n  cpu: host memory %.1f GiB\n", host / 1073741824.0);
+        if (mpishmem_devices.gpu >= 0)
+            printf("  gpu: CUDA device %d of %d (%s), GPU-aware MPI: %s\n",
+                   mpishmem_devices.gpu, mpishmem_devices.gpu_count, mpishmem_devices.gpu_choice,
+                   mpishmem_devices.gpu_aware_mpi ? "yes" : "no");
+        else
+            printf("  gpu: none (%s)\n", mpishmem_devices.why_no_gpu);
+        variables();
+    }
+    shmem_free(probe);
+    shmem_finalize();
+    return 0;
+}

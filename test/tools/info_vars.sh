@@ -1,0 +1,38 @@
+#!/bin/sh
+# mpishmem-info lists exactly the environment variables the sources read.
+# "Read" = a string literal that looks like a variable name (SHMEM_*, SMA_*,
+# MPISHMEM_*) in the library sources, minus the names the public headers
+# #define (handles such as SHMEM_TEAM_WORLD), plus every getenv("...").
+# Also: mpishmem-info runs without mpiexec (singleton) and prints every
+# variable with its meaning.
+#   info_vars.sh PATH/TO/mpishmem-info
+info=${1:?usage: info_vars.sh mpishmem-info}
+info=$(cd "$(dirname "$info")" && pwd)/$(basename "$info")
+root=${MESON_SOURCE_ROOT:?}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cd "$root" || exit 1
+srcs=$(find lib spaces teams mpi_backend -name '*.[ch]' ! -name 'env_table.[ch]' ! -path 'lib/tools/*')
+# shellcheck disable=SC2086
+grep -ohE '"(SHMEM|SMA|MPISHMEM)_[A-Z0-9_]+"' $srcs | tr -d '"' | sort -u >"$tmp/literals"
+grep -rhoE '#define +(SHMEM|SMA|MPISHMEM)_[A-Z0-9_]+' include | awk '{print $2}' | sort -u >"$tmp/defined"
+# shellcheck disable=SC2086
+grep -ohE 'getenv\("[A-Za-z0-9_]+"' $srcs | sed 's/getenv("//; s/"$//' >"$tmp/getenv"
+{ comm -23 "$tmp/literals" "$tmp/defined"; cat "$tmp/getenv"; } | sort -u >"$tmp/source"
+"$info" --vars | sort >"$tmp/listed" || { echo "mpishmem-info --vars failed"; exit 1; }
+if ! cmp -s "$tmp/source" "$tmp/listed"; then
+    echo "variables read by the sources (<) and listed by mpishmem-info (>) differ:"
+    diff "$tmp/source" "$tmp/listed"
+    exit 1
+fi
+echo "ok: $(wc -l <"$tmp/listed") variables listed, as read by the sources"
+MPISHMEM_CTX_LANES=3 timeout 120 "$info" >"$tmp/out" 2>&1 || { cat "$tmp/out"; echo "mpishmem-info failed without mpiexec"; exit 1; }
+for v in $(cat "$tmp/listed"); do
+    grep -q "^  $v " "$tmp/out" || { echo "mpishmem-info does not print $v"; exit 1; }
+done
+for pat in "OpenSHMEM specification: 1.6" "^MPI: " "Thread level available: SHMEM_THREAD_" \
+           "On-node load/store path: " "SHMEM_SPACE_CPU " "^  cpu: " "MPISHMEM_CTX_LANES  *'3'"; do
+    grep -q "$pat" "$tmp/out" || { cat "$tmp/out"; echo "mpishmem-info output lacks '$pat'"; exit 1; }
+done
+echo "ok: mpishmem-info runs without mpiexec and prints every variable's value and meaning"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Installs mpishmem into a temporary prefix and checks the tools as users
+# meet them: oshcc/oshc++ and oshrun with /usr/bin (where Open MPI puts its
+# own oshcc/oshrun) right after our bin directory in PATH, ahead of every
+# other directory; the program must read our shmem.h and run on our library;
+# MPISHMEM_CC; both libraries (pkg-config); mpishmem-info; man pages with
+# MANPATH=$prefix/share/man.
+# Environment from meson: MESON_SOURCE_ROOT, CC, MPI_FLAVOR.
+: "${MESON_SOURCE_ROOT:?}" "${CC:?}" "${MPI_FLAVOR:?}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHMEM_SYMMETRIC_SIZE=4M
+unset PKG_CONFIG_PATH SHMEM_DEBUG MPISHMEM_CC MPISHMEM_CXX MPISHMEM_LINK MPISHMEM_MPIEXEC
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+failures=0
+steps=0
+step()
+{
+    label=$1
+    shift
+    steps=$((steps + 1))
+    if "$@" >"$tmp/log" 2>&1; then
+        echo "ok:   $label"
+        return 0
+    fi
+    failures=$((failures + 1))
+    echo "FAIL: $label: $*"
+    head -n 40 "$tmp/log"
+    return 1
+}
+if ! { step "configure" env CC="$CC" meson setup "$tmp/build" "$MESON_SOURCE_ROOT" \
+           --prefix="$prefix" --libdir=lib -Dtests=false -Dbenchmarks=false -Dbuildtype=plain &&
+       step "build" ninja -C "$tmp/build" &&
+       step "meson install" meson install -C "$tmp/build"; }; then
+    exit 1
+fi
+for f in bin/oshcc bin/oshc++ bin/oshrun bin/mpishmem-info include/pshmem.h \
+         lib/libmpishmem.a lib/pkgconfig/mpishmem.pc lib/pkgconfig/mpishmem-shared.pc; do
+    step "installed $f" test -e "$prefix/$f"
+done
+step "installed libmpishmem.so with a soname" sh -c \
+    "objdump -p '$prefix/lib/libmpishmem.so' | grep -q 'SONAME *libmpishmem.so.0'"
+
+# The documented PATH order: ours first; /usr/bin moved ahead of the rest.
+PATH=$prefix/bin:/usr/bin:$PATH
+export PATH
+step "oshcc in PATH is ours" test "$(command -v oshcc)" = "$prefix/bin/oshcc"
+step "oshrun in PATH is ours" test "$(command -v oshrun)" = "$prefix/bin/oshrun"
+case $MPI_FLAVOR in
+    openmpi) runflags="--oversubscribe" ;;
+    *) runflags= ;;
+esac
+
+ring=$MESON_SOURCE_ROOT/examples/ring.c
+vc=$MESON_SOURCE_ROOT/test/errors/install/vendor_check.c
+step "oshcc reads our shmem.h" sh -c "oshcc -M '$vc' | tr ' ' '\n' | grep -x '$prefix/include/shmem.h'"
+step "oshcc builds ring.c" oshcc "$ring" -o "$tmp/ring" &&
+    step "the program holds our library (pshmem_ names)" sh -c "nm '$tmp/ring' | grep -q ' T pshmem_init$'" &&
+    # shellcheck disable=SC2086
+    step "oshrun runs it on 2 PEs" sh -c "timeout 120 oshrun $runflags -n 2 '$tmp/ring' | grep -q 'OK: 2 PEs'"
+step "oshcc builds vendor_check.c" oshcc -std=c11 "$vc" -o "$tmp/vc" &&
+    # shellcheck disable=SC2086
+    step "vendor_check reports mpishmem under oshrun" sh -c \
+        "timeout 120 oshrun $runflags -n 2 '$tmp/vc' | grep -q 'OK: library \"mpishmem'"
+step "oshc++ builds and runs a C++ program" sh -c \
+    "oshc++ '$MESON_SOURCE_ROOT/test/errors/install/cxx_typed.cpp' -o '$tmp/cxx' &&
+     timeout 120 oshrun $runflags -n 2 '$tmp/cxx' | grep -q 'OK: C++ program'"
+step "MPISHMEM_CC picks the compiler" sh -c \
+    "MPISHMEM_CC=echo oshcc x.c | grep -q -- '-I$prefix/include x.c $prefix/lib/libmpishmem.a'"
+step "MPISHMEM_LINK=shared links libmpishmem.so" sh -c \
+    "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/libmpishmem.so.0' &&
+     timeout 120 oshrun $runflags -n 2 '$tmp/ring_so' | grep -q 'OK: 2 PEs'"
+pc()
+{
+    PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@"
+}
+# shellcheck disable=SC2046
+step "pkg-config mpishmem (static) builds ring.c" sh -c \
+    "$CC \$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs mpishmem) '$ring' -o '$tmp/ring_pc' &&
+     ! ldd '$tmp/ring_pc' | grep -q libmpishmem && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pc' | grep -q 'OK: 2 PEs'"
+step "pkg-config mpishmem-shared builds ring.c" sh -c \
+    "$CC '$ring' \$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs mpishmem-shared) -o '$tmp/ring_pcs' &&
+     ldd '$tmp/ring_pcs' | grep -q '$prefix/lib/libmpishmem.so' && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pcs' | grep -q 'OK: 2 PEs'"
+step "mpishmem-info runs without mpiexec" sh -c "timeout 120 mpishmem-info | grep -q 'OpenSHMEM specification: 1.6'"
+for page in oshrun oshcc mpishmem-info shmem_put shmem_long_put shmem_pcontrol shmem_init; do
+    step "man $page" sh -c "MANPATH=$prefix/share/man man -P cat $page 2>/dev/null | grep -q 'mpishmem [0-9]'"
+done
+echo "$failures of $steps steps failed"
+[ "$failures" -eq 0 ]
