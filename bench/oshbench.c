@@ -165,7 +165,7 @@ static double measure(void (*fn)(int), int n, int all)
 static void emit(const char *target, const char *op, double v, const char *unit)
 {
     if (me == 0)
-        printf("oshbench,%s,%s,%.2f,%s\n", target, op, v, unit);
+        printf("oshbench,%s,%s,%.6g,%s\n", target, op, v, unit);
     fflush(stdout);
 }
 
