@@ -14,7 +14,8 @@
 # while the target polls).  Prints per-figure medians over the rounds and
 # ratios as CSV, writes raw.csv, summary.csv and compare.png to OUTDIR.
 #
-# Knobs: ROUNDS (5), BENCH_ITERS (2000), BENCH_REPS (5), NP (2).
+# Knobs: ROUNDS (5), BENCH_ITERS (2000), BENCH_REPS (5), NP (2), NO_INSTALL=1
+# (skip the apt-get step), SUMMARY_ONLY=1 (only summarize OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 set -eu
@@ -28,10 +29,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 
 # Install step: the plot needs matplotlib (Debian python3-matplotlib).
-if ! python3 -c 'import matplotlib' 2>/dev/null; then
+# Debian's python (python3-matplotlib lives there), not a pyenv or venv one.
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if [ -z "${NO_INSTALL:-}" ] && ! "$py" -c 'import matplotlib' 2>/dev/null; then
     apt-get install -y python3-matplotlib >/dev/null || echo "compare.sh: no matplotlib, no plot" >&2
 fi
 
+raw=$out/raw.csv
+# SUMMARY_ONLY=1: summarize an existing OUTDIR/raw.csv again.
+if [ -z "${SUMMARY_ONLY:-}" ]; then
 build() { # build dir, compiler
     if [ ! -f "$root/$1/build.ninja" ]; then
         CC=$2 meson setup "$root/$1" "$root" >/dev/null
@@ -46,7 +53,6 @@ mpich_run="timeout 600 mpiexec.mpich -n $NP"
 ompi_run="timeout 600 mpiexec.openmpi --oversubscribe --mca btl_base_warn_component_unused 0 -n $NP"
 osh_run="timeout 600 oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0 -n $NP"
 
-raw=$out/raw.csv
 echo "round,impl,mpi,shm,target,op,value,unit" >"$raw"
 # run ROUND IMPL MPI SHM command...: keep the benchmark's CSV lines, tagged.
 run() {
@@ -75,8 +81,9 @@ while [ "$i" -le "$ROUNDS" ]; do
     run "$i" floor openmpi - env $routes OMPI_MCA_osc=ucx,sm $ompi_run "$root/build-openmpi/bench/mpi_routes"
     i=$((i + 1))
 done
+fi
 
-python3 - "$raw" "$out" <<'EOF'
+"$py" - "$raw" "$out" <<'EOF'
 import csv, statistics, sys, collections
 raw, out = sys.argv[1], sys.argv[2]
 vals = collections.defaultdict(list)
