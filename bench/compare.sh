@@ -8,7 +8,7 @@
 # (OSHMEM), plus bench/mpi_routes (plain MPI, the floor) with both MPIs.
 # Then runs, ROUNDS times, one launch of each in turn, interleaved so that
 # load from other processes hits every variant alike:
-#   ours-mpich shm=1, ours-mpich shm=0, ours-openmpi shm=1, ours-openmpi
+#   ours-mpich shm=1, ours-openmpi shm=1, ours-mpich shm=0, ours-openmpi
 #   shm=0, oshmem, floor-mpich, floor-openmpi
 # 2 PEs each, MPISHMEM_YIELD=0 (a waiting PE spins: MPI RMA completes only
 # while the target polls).  Prints per-figure medians over the rounds and
