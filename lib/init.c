@@ -19,6 +19,7 @@
 #include "runtime.h"
 #include "coll/coll.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/quirks.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
 #include "../teams/team.h"
@@ -107,6 +108,7 @@ static void start(int requested, int *provided)
     int up = 0, mpi_provided = MPI_THREAD_SINGLE;
     MPI_Initialized(&up);
     if (!up) {
+        mpishmem_quirks_before_mpi_init(); /* only MPI that we start ourselves */
         if (MPI_Init_thread(NULL, NULL, thread_levels_mpi[requested], &mpi_provided) !=
             MPI_SUCCESS)
             mpishmem_fatal("shmem_init", "MPI_Init_thread failed");

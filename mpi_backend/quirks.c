@@ -3,11 +3,18 @@
  *
  * Open MPI 4.x: osc/rdma over btl/vader (its default one-node RMA) crashes
  * on a 64-bit MPI_Compare_and_swap aimed at the calling process (a null
- * endpoint in the emulated atomic path).  OpenSHMEM does compare-and-swap on
- * its own memory all the time (locks, CAS loops), so unless the user chose
- * the RMA components, we ask for osc/ucx (RMA windows) and osc/sm (shared
- * windows) before MPI starts.  This runs at program load, ahead of any
- * MPI_Init, and leaves an explicit OMPI_MCA_osc untouched.
+ * endpoint in the emulated atomic path; bench/mpi_routes with
+ * ROUTES_SELF_CAS=1 shows it).  OpenSHMEM does compare-and-swap on its own
+ * memory all the time (locks, CAS loops), so when the library itself starts
+ * MPI and the user chose no RMA components, it asks for osc/ucx (RMA
+ * windows) and osc/sm (shared windows) just before MPI_Init_thread.
+ *
+ * The choice is not made at program load any more: a program that calls
+ * MPI_Init itself keeps its own MPI configuration, whatever it links
+ * (issue 14).  Open MPI selects the component per window only by priority,
+ * and its priorities cannot be changed once MPI runs (MPI_T refuses the
+ * write), so the choice cannot be narrowed to the library's windows alone;
+ * docs/performance.md ("Interop") says what remains.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -18,19 +25,17 @@
 
 static const char *applied;
 
-#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
-__attribute__((constructor)) static void mpishmem_openmpi_osc_choice(void)
+void mpishmem_quirks_before_mpi_init(void)
 {
+#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
     if (getenv("OMPI_MCA_osc") == NULL) {
         setenv("OMPI_MCA_osc", "ucx,sm", 0);
-        applied = "OMPI_MCA_osc=ucx,sm (Open MPI 4 osc/rdma fails 64-bit compare-and-swap "
-                  "on the calling process)";
+        applied = "OMPI_MCA_osc=ucx,sm set by shmem_init before it started MPI (Open MPI 4 "
+                  "osc/rdma fails 64-bit compare-and-swap on the calling process)";
     }
-}
 #endif
+}
 
-/* Called from shmem_init, which also keeps this object, and so the
- * constructor, in every statically linked program. */
 const char *mpishmem_quirks_applied(void)
 {
     return applied;

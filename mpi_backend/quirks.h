@@ -6,7 +6,11 @@
 #ifndef MPISHMEM_QUIRKS_H
 #define MPISHMEM_QUIRKS_H
 
-/* A description of the workaround applied at program load, or NULL. */
+/* shmem_init calls this right before it starts MPI itself (never when the
+ * program started MPI). */
+void mpishmem_quirks_before_mpi_init(void);
+
+/* A description of the workaround applied, or NULL. */
 const char *mpishmem_quirks_applied(void);
 
 #endif

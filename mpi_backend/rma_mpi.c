@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <pthread.h>
 #include "rma_path.h"
 
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off)
@@ -73,4 +74,91 @@ void mpishmem_mpi_strided(MPI_Win win, int is_put, char *local, size_t off,
         off += (size_t)((ptrdiff_t)c * tst * (ptrdiff_t)elem);
         nblocks -= c;
     }
+}
+
+/* Bounce buffer of small blocking puts, one per thread.  MPI may read an
+ * origin buffer until the put completes locally, so a slot is reused only
+ * after MPI_Win_flush_local of every (window, rank) the buffer served since
+ * it was last recycled. */
+#define BOUNCE_BYTES (32 * 1024)
+#define BOUNCE_TARGETS 16
+typedef struct bounce_target {
+    MPI_Win win;
+    int rank;
+} bounce_target_t;
+static __thread struct {
+    _Alignas(64) char buf[BOUNCE_BYTES];
+    size_t used;
+    int n_targets;
+    bounce_target_t t[BOUNCE_TARGETS];
+} bounce;
+
+/* Counts recycles, for the tests (test/rma/test_bounce.c). */
+unsigned long mpishmem_bounce_recycles;
+
+/* A window may have been freed (a memory space destroyed) since a put went
+ * through it; its operations completed then.  Flush only live windows. */
+static int window_live(MPI_Win win)
+{
+    for (int i = 0; i < mpishmem_segments.count; i++) {
+        mpishmem_segment_t *s = mpishmem_segments.sorted[i];
+        for (int k = 0; k < s->n_lanes; k++)
+            if (s->lanes[k].win == win)
+                return 1;
+    }
+    return 0;
+}
+
+static void bounce_recycle(void)
+{
+    for (int i = 0; i < bounce.n_targets; i++)
+        if (window_live(bounce.t[i].win))
+            MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win);
+    bounce.n_targets = 0;
+    bounce.used = 0;
+    __atomic_fetch_add(&mpishmem_bounce_recycles, 1, __ATOMIC_RELAXED);
+}
+
+/* A thread that exits right after a blocking put takes its buffer with it:
+ * complete the puts that read from it first. */
+static pthread_key_t bounce_key;
+static pthread_once_t bounce_once = PTHREAD_ONCE_INIT;
+static __thread int bounce_registered;
+
+static void bounce_thread_exit(void *unused)
+{
+    (void)unused;
+    int done = 1;
+    MPI_Finalized(&done);
+    if (!done && bounce.n_targets > 0)
+        bounce_recycle();
+}
+
+static void bounce_key_create(void)
+{
+    pthread_key_create(&bounce_key, bounce_thread_exit);
+}
+
+const void *mpishmem_bounce_stage(MPI_Win win, int rank, const void *src, size_t n)
+{
+    if (MPISHMEM_UNLIKELY(!bounce_registered)) {
+        pthread_once(&bounce_once, bounce_key_create);
+        pthread_setspecific(bounce_key, &bounce);
+        bounce_registered = 1;
+    }
+    size_t need = (n + 15) & ~(size_t)15;
+    int known = bounce.n_targets > 0 && bounce.t[bounce.n_targets - 1].win == win &&
+                bounce.t[bounce.n_targets - 1].rank == rank;
+    for (int i = 0; !known && i < bounce.n_targets; i++)
+        known = bounce.t[i].win == win && bounce.t[i].rank == rank;
+    if (bounce.used + need > BOUNCE_BYTES || (!known && bounce.n_targets == BOUNCE_TARGETS)) {
+        bounce_recycle();
+        known = 0;
+    }
+    if (!known)
+        bounce.t[bounce.n_targets++] = (bounce_target_t){win, rank};
+    char *slot = bounce.buf + bounce.used;
+    bounce.used += need;
+    memcpy(slot, src, n);
+    return slot;
 }

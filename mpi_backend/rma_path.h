@@ -6,8 +6,9 @@
  *   2. if PE pe's copy is mapped here (same node, MPISHMEM_SHM on), memcpy
  *      into it: complete once a later fence/quiet issues a memory barrier;
  *   3. else MPI_Put on the segment's world window at displacement offset,
- *      mark pe dirty, and for a blocking put wait for local completion
- *      (MPI_Win_flush_local) so the source buffer is reusable.
+ *      mark pe dirty, and for a blocking put make the source reusable: small
+ *      puts copy it into a bounce buffer, larger ones wait for local
+ *      completion (MPI_Win_flush_local).
  * get is the mirror image; a blocking get first flushes the target if it
  * has puts in flight, so a get observes this PE's earlier puts.
  *
@@ -94,6 +95,15 @@ static inline int mpishmem_rma_enter(const char *routine, shmem_ctx_t ctx, int p
 #define MPISHMEM_BATCH_MAX_PUT 4096
 const void *mpishmem_batch_stage(shmem_ctx_t ctx, const void *src, size_t n);
 
+/* Blocking MPI puts up to this size return without waiting for local
+ * completion: the source is copied into a per-thread bounce buffer, and the
+ * buffer is recycled (MPI_Win_flush_local of the targets it served) only when
+ * it is full.  A flush_local per put costs a round trip on Open MPI's osc/ucx
+ * and a few microseconds on MPICH; the copy costs nanoseconds
+ * (bench/mpi_routes, docs/performance.md). */
+#define MPISHMEM_BOUNCE_MAX 1024
+const void *mpishmem_bounce_stage(MPI_Win win, int rank, const void *src, size_t n);
+
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off);
 void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off);
 
@@ -115,9 +125,14 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         src = mpishmem_batch_stage(ctx, src, n);
         blocking = 0;
     }
-    mpishmem_mpi_put_bytes(l->win, src, n, mpishmem_segment_rank(s, pe), off);
+    int rank = mpishmem_segment_rank(s, pe);
+    if (blocking && n <= MPISHMEM_BOUNCE_MAX) {
+        src = mpishmem_bounce_stage(l->win, rank, src, n);
+        blocking = 0;
+    }
+    mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
     if (blocking)
-        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
+        MPI_Win_flush_local(rank, l->win);
     mpishmem_lane_mark(l, pe);
 }
 

@@ -52,6 +52,11 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
      * MPI may use network atomics only if it can do all of them so. */
     MPI_Info_set(info, "accumulate_ordering", "none");
     MPI_Info_set(info, "which_accumulate_ops", "sum,band,bor,bxor,replace,no_op,cswap");
+    /* MPICH: run accumulates in the MPI transport rather than through its
+     * shared-memory path, which takes a lock per operation (a raw
+     * MPI_Accumulate measured 1050 ns without this, 340 ns with it).  Other
+     * MPIs ignore the key. */
+    MPI_Info_set(info, "disable_shm_accumulate", "true");
     int rc = MPI_Win_create(s->base, (MPI_Aint)bytes, 1, info, comm, win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS) {

@@ -1,0 +1,261 @@
+/*
+ * oshbench: OpenSHMEM latency, bandwidth and rate with the standard API
+ * only (OpenSHMEM 1.4 calls, plus put_signal where the header has it), so
+ * the same source builds with mpishmem and with Open MPI's oshcc (OSHMEM).
+ * bench/compare.sh runs both, interleaved, and reports medians and ratios.
+ *
+ * PE 0 issues, PE 1 is the target and waits in shmem_barrier_all (it keeps
+ * polling, as a PE waiting in the library does).  Every operation runs
+ * with its target in global data ("globals") and in the symmetric heap
+ * ("heap").  Output: one CSV line per figure,
+ *   oshbench,<target>,<operation>,<value>,<unit>
+ * where value is the median over BENCH_REPS samples of BENCH_ITERS
+ * operations (ns per operation, MB/s or M operations/s).
+ *
+ * Run: mpiexec -n 2 ./oshbench    or    oshrun -n 2 ./oshbench
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <shmem.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BIG (1 << 20)
+#define MAX_REPS 63
+
+static int iters = 20000, reps = 7, me;
+
+/* Targets in global data. */
+static long g_word[8];
+static unsigned long g_uword[8];
+static uint64_t g_sig[2];
+static char g_big[BIG];
+/* The same in the heap (set in main). */
+static long *h_word;
+static unsigned long *h_uword;
+static uint64_t *h_sig;
+static char *h_big;
+
+/* What the current operation aims at. */
+static long *word;
+static unsigned long *uword;
+static uint64_t *sig;
+static char *big;
+static char src_big[BIG], dst_big[BIG];
+static long sink;
+static size_t bw_bytes;
+
+/* Collective work areas (1.4 API). */
+static long pSync[SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
+                                                                  : SHMEM_BCAST_SYNC_SIZE];
+static long pSync2[SHMEM_COLLECT_SYNC_SIZE];
+static long pWrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+static long red_src[1], red_dst[1];
+static long coll_src[1], coll_dst[64];
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* PE 0's operations, n of them; PE 1 waits. */
+static void op_put(int n) { for (int i = 0; i < n; i++) { shmem_putmem(word, &sink, 8, 1); shmem_quiet(); } }
+static void op_get(int n) { for (int i = 0; i < n; i++) shmem_getmem(&sink, word, 8, 1); }
+static void op_p(int n) { for (int i = 0; i < n; i++) shmem_long_p(word, i, 1); shmem_quiet(); }
+static void op_g(int n) { for (int i = 0; i < n; i++) sink += shmem_long_g(word, 1); }
+static void op_put_bw(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(big, src_big, bw_bytes, 1); shmem_quiet(); }
+static void op_get_bw(int n) { for (int i = 0; i < n; i++) shmem_getmem_nbi(dst_big, big, bw_bytes, 1); shmem_quiet(); }
+static void op_put_rate(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(word, &sink, 8, 1); shmem_quiet(); }
+static void op_fetch(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch(word, 1); }
+static void op_set(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_set(word, i, 1); shmem_quiet(); }
+static void op_swap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_swap(word, i, 1); }
+static void op_cswap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_compare_swap(word, i, i + 1, 1); }
+static void op_fadd(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_add(word, 1, 1); }
+static void op_add(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_add(word, 1, 1); shmem_quiet(); }
+static void op_finc(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_inc(word, 1); }
+static void op_inc(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_inc(word, 1); shmem_quiet(); }
+static void op_fand(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_and(uword, ~0ul, 1); }
+static void op_and(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_and(uword, ~0ul, 1); shmem_quiet(); }
+static void op_for(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_or(uword, 1, 1); }
+static void op_or(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_or(uword, 1, 1); shmem_quiet(); }
+static void op_fxor(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_xor(uword, 1, 1); }
+static void op_xor(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_xor(uword, 1, 1); shmem_quiet(); }
+
+/* Round trip: PE 0 signals PE 1, PE 1 answers; both take part. */
+static uint64_t rt_round;
+static void signal_to(int pe, uint64_t v)
+{
+#ifdef SHMEM_SIGNAL_SET
+    shmem_putmem_signal(word, &sink, 8, sig, v, SHMEM_SIGNAL_SET, pe);
+#else
+    /* OpenSHMEM 1.4 has no put_signal: the idiom it replaces. */
+    shmem_putmem(word, &sink, 8, pe);
+    shmem_fence();
+    shmem_long_atomic_set((long *)sig, (long)v, pe);
+#endif
+}
+static void op_signal_rt(int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t v = ++rt_round;
+        if (me == 0) {
+            signal_to(1, v);
+            shmem_long_wait_until((long *)sig, SHMEM_CMP_EQ, (long)v);
+        } else {
+            shmem_long_wait_until((long *)sig, SHMEM_CMP_EQ, (long)v);
+            signal_to(0, v);
+        }
+    }
+}
+static void op_barrier(int n) { for (int i = 0; i < n; i++) shmem_barrier_all(); }
+static void op_bcast(int n)
+{
+    for (int i = 0; i < n; i++) {
+        shmem_broadcast64(coll_dst, coll_src, 1, 0, 0, 0, shmem_n_pes(), pSync);
+        shmem_barrier_all(); /* pSync reuse */
+    }
+}
+static void op_reduce(int n)
+{
+    for (int i = 0; i < n; i++) {
+        shmem_long_sum_to_all(red_dst, red_src, 1, 0, 0, shmem_n_pes(), pWrk, pSync);
+        shmem_barrier_all();
+    }
+}
+static void op_collect(int n)
+{
+    for (int i = 0; i < n; i++) {
+        shmem_fcollect64(coll_dst, coll_src, 1, 0, 0, shmem_n_pes(), pSync2);
+        shmem_barrier_all();
+    }
+}
+
+/* Median ns per operation.  all: every PE runs fn (collectives, round
+ * trips); otherwise PE 0 alone, the others wait in a barrier. */
+static double measure(void (*fn)(int), int n, int all)
+{
+    double s[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        shmem_barrier_all();
+        if (all || me == 0) {
+            fn(n / 10 + 1);
+            if (all)
+                shmem_barrier_all();
+            double t0 = now_ns();
+            fn(n);
+            s[r] = (now_ns() - t0) / n;
+        }
+    }
+    shmem_barrier_all();
+    qsort(s, (size_t)reps, sizeof *s, cmp);
+    return s[reps / 2];
+}
+
+static void emit(const char *target, const char *op, double v, const char *unit)
+{
+    if (me == 0)
+        printf("oshbench,%s,%s,%.6g,%s\n", target, op, v, unit);
+    fflush(stdout);
+}
+
+static void lat(const char *target, const char *op, void (*fn)(int), int all)
+{
+    emit(target, op, measure(fn, iters, all), "ns");
+}
+
+int main(void)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    if (getenv("BENCH_ITERS")) iters = atoi(getenv("BENCH_ITERS"));
+    if (getenv("BENCH_REPS")) reps = atoi(getenv("BENCH_REPS"));
+    if (reps < 1) reps = 1;
+    if (reps > MAX_REPS) reps = MAX_REPS;
+    if (iters < 10) iters = 10;
+    const char *only = getenv("BENCH_ONLY"); /* "globals" or "heap" */
+    if (shmem_n_pes() < 2 || shmem_n_pes() > 64) {
+        if (me == 0)
+            fprintf(stderr, "oshbench: needs 2 to 64 PEs\n");
+        shmem_finalize();
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof pSync / sizeof pSync[0]; i++) pSync[i] = SHMEM_SYNC_VALUE;
+    for (size_t i = 0; i < sizeof pSync2 / sizeof pSync2[0]; i++) pSync2[i] = SHMEM_SYNC_VALUE;
+    h_word = shmem_calloc(8, sizeof(long));
+    h_uword = shmem_calloc(8, sizeof(unsigned long));
+    h_sig = shmem_calloc(2, sizeof(uint64_t));
+    h_big = shmem_malloc(BIG);
+    shmem_barrier_all();
+
+    for (int t = 0; t < 2; t++) {
+        const char *tn = t ? "heap" : "globals";
+        if (only && strcmp(only, tn) != 0)
+            continue;
+        word = t ? h_word : g_word;
+        uword = t ? h_uword : g_uword;
+        sig = t ? h_sig : g_sig;
+        big = t ? h_big : g_big;
+        rt_round = 0;
+        *sig = 0;
+        shmem_barrier_all();
+        lat(tn, "put8+quiet", op_put, 0);
+        lat(tn, "get8", op_get, 0);
+        lat(tn, "p8", op_p, 0);
+        lat(tn, "g8", op_g, 0);
+        const size_t sizes[2] = {4096, BIG};
+        for (int k = 0; k < 2; k++) {
+            bw_bytes = sizes[k];
+            int n = k ? 20 : iters / 20 + 1;
+            char name[32];
+            snprintf(name, sizeof name, "put_bw_%zuB", bw_bytes);
+            emit(tn, name, (double)bw_bytes / measure(op_put_bw, n, 0) * 1e3, "MB/s");
+            snprintf(name, sizeof name, "get_bw_%zuB", bw_bytes);
+            emit(tn, name, (double)bw_bytes / measure(op_get_bw, n, 0) * 1e3, "MB/s");
+        }
+        emit(tn, "put8_rate", 1e3 / measure(op_put_rate, iters, 0), "M/s");
+        lat(tn, "atomic_fetch", op_fetch, 0);
+        lat(tn, "atomic_set", op_set, 0);
+        lat(tn, "atomic_swap", op_swap, 0);
+        lat(tn, "atomic_compare_swap", op_cswap, 0);
+        lat(tn, "atomic_fetch_add", op_fadd, 0);
+        lat(tn, "atomic_add", op_add, 0);
+        lat(tn, "atomic_fetch_inc", op_finc, 0);
+        lat(tn, "atomic_inc", op_inc, 0);
+        lat(tn, "atomic_fetch_and", op_fand, 0);
+        lat(tn, "atomic_and", op_and, 0);
+        lat(tn, "atomic_fetch_or", op_for, 0);
+        lat(tn, "atomic_or", op_or, 0);
+        lat(tn, "atomic_fetch_xor", op_fxor, 0);
+        lat(tn, "atomic_xor", op_xor, 0);
+#ifdef SHMEM_SIGNAL_SET
+        lat(tn, "put_signal_roundtrip", op_signal_rt, 1);
+#else
+        lat(tn, "put_signal_roundtrip", op_signal_rt, 1); /* the 1.4 idiom */
+#endif
+    }
+    if (!only || strcmp(only, "globals") == 0) {
+        /* Collectives: their buffers are globals (the 1.4 API needs symmetric
+         * pSync/pWrk; these are the same for every target kind). */
+        lat("coll", "barrier_all", op_barrier, 1);
+        lat("coll", "broadcast64_8B+barrier", op_bcast, 1);
+        lat("coll", "sum_to_all_8B+barrier", op_reduce, 1);
+        lat("coll", "fcollect64_8B+barrier", op_collect, 1);
+    }
+    shmem_free(h_big);
+    shmem_free(h_sig);
+    shmem_free(h_uword);
+    shmem_free(h_word);
+    shmem_finalize();
+    return 0;
+}
