@@ -8,6 +8,7 @@
 #include "heap.h"
 #include "devices.h"
 #include "../lib/runtime.h"
+#include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
 
 mpishmem_heap_t mpishmem_default_heap;
@@ -37,7 +38,16 @@ int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, M
 {
     h->comm = comm;
     h->gpu = -1;
+    /* MPICH (ch4) tries to map a shared window at one address on every
+     * process, checking each candidate range with one msync per page and a
+     * collective vote per try: about 1.9 s per GiB of heap, and far more
+     * when PEs outnumber cores.  We never need equal addresses (peer[]
+     * holds each PE's own mapping), so we turn the tries off for our heap
+     * windows only (docs/performance-waiting.md). */
+    mpishmem_cvar_override_t no_symheap;
+    mpishmem_cvar_override(&no_symheap, "MPIR_CVAR_SHM_SYMHEAP_RETRY", 0);
     int rc = mpishmem_window_create_heap_on(&h->seg, name, size, comm, shm_comm);
+    mpishmem_cvar_restore(&no_symheap);
     if (rc != MPI_SUCCESS)
         return rc;
     return heap_finish(h, size);
