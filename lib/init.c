@@ -66,6 +66,24 @@ static void map_node(void)
     free(all);
 }
 
+/* Decided once, so every wait and every collective agree: spin while each
+ * PE has a core of its own, yield when the node's PEs outnumber the cores
+ * the job may use (or MPISHMEM_YIELD says so).  An oversubscribed run also
+ * drops the contexts' extra windows unless MPISHMEM_CTX_LANES is set: each
+ * costs every PE a collective MPI_Win_create per segment, about half of
+ * shmem_init at 8 PEs on 2 cores (docs/performance-waiting.md), and
+ * contexts stay correct on lane 0.  The window count must match on every
+ * node, so any oversubscribed node decides for all. */
+static void plan_waiting(const mpishmem_settings_t *set)
+{
+    int cores = mpishmem_node_cores(mpishmem_rt.node);
+    int over = mpishmem_rt.node_size > cores, any_over = over;
+    mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
+    MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    if (any_over && getenv("MPISHMEM_CTX_LANES") == NULL)
+        mpishmem_rt.ctx_lanes = 0;
+}
+
 static void start(int requested, int *provided)
 {
     if (mpishmem_rt.state == MPISHMEM_RUNNING) {
@@ -104,9 +122,7 @@ static void start(int requested, int *provided)
     mpishmem_rt.ctx_lanes = set.ctx_lanes;
 
     map_node();
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    mpishmem_rt.yield = set.yield >= 0 ? set.yield
-                                       : (cpus > 0 && mpishmem_rt.node_size > cpus);
+    plan_waiting(&set);
 
     /* Devices, enabled spaces, the default space and so the heap's size. */
     mpishmem_spaces_plan(&set);
