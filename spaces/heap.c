@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "heap.h"
 #include "devices.h"
@@ -26,6 +27,51 @@ static int heap_finish(mpishmem_heap_t *h, size_t size)
         return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;
+}
+
+/* One number from /proc/meminfo ("Name:  123 kB"), in bytes; 0 if absent. */
+static unsigned long long meminfo_bytes(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    unsigned long long kib = 0;
+    if (p == NULL || sscanf(p + strlen(name), " %llu", &kib) != 1)
+        return 0;
+    return kib * 1024ull;
+}
+
+/* A cgroup memory limit file, or 0 when absent or unlimited ("max"). */
+static unsigned long long cgroup_limit(const char *path)
+{
+    unsigned long long v = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+unsigned long long mpishmem_heap_node_memory(const char **what)
+{
+    char text[8192];
+    size_t n = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL)
+        return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    unsigned long long have = meminfo_bytes(text, "MemTotal:") + meminfo_bytes(text, "SwapTotal:");
+    *what = "RAM + swap";
+    unsigned long long lim = cgroup_limit("/sys/fs/cgroup/memory.max");
+    if (lim == 0)
+        lim = cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (lim > 0 && lim < have) {
+        have = lim;
+        *what = "the job's cgroup memory limit";
+    }
+    return have;
 }
 
 int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size)
