@@ -94,6 +94,56 @@ static void check_finalized_at_exit(void)
     _exit(1);
 }
 
+/* MPI's text for an error code: messages never show a bare number. */
+typedef struct { char s[MPI_MAX_ERROR_STRING]; } mpi_text_t;
+static mpi_text_t mpi_text(int rc)
+{
+    mpi_text_t t;
+    int len = 0;
+    if (MPI_Error_string(rc, t.s, &len) != MPI_SUCCESS)
+        snprintf(t.s, sizeof t.s, "unknown MPI error");
+    return t;
+}
+
+/* A heap the node cannot back stops here with the numbers: MPICH would
+ * hang in MPI_Win_allocate_shared, Open MPI fail with a bare error.  The
+ * settings agree on every PE, so every PE of the node stops alike. */
+static void check_heap_fits(const mpishmem_settings_t *set)
+{
+    const char *what = NULL;
+    unsigned long long have = mpishmem_heap_node_memory(&what);
+    unsigned long long need;
+    if (have == 0)
+        return;
+    if (__builtin_mul_overflow((unsigned long long)set->heap_size,
+                               (unsigned long long)mpishmem_rt.node_size, &need) ||
+        need > have)
+        mpishmem_fatal("shmem_init", "%s=%s asks for %zu bytes of symmetric heap per PE, "
+                       "%d PEs on this node need %llu bytes, but the node has %llu bytes "
+                       "(%.1f GiB, %s); lower %s", set->heap_size_var, set->heap_size_text,
+                       set->heap_size, mpishmem_rt.node_size,
+                       (unsigned long long)set->heap_size * mpishmem_rt.node_size, have,
+                       have / 1073741824.0, what, set->heap_size_var);
+}
+
+/* Decided once, so every wait and every collective agree: spin while each
+ * PE has a core of its own, yield when the node's PEs outnumber the cores
+ * the job may use (or MPISHMEM_YIELD says so).  An oversubscribed run also
+ * drops the contexts' extra windows unless MPISHMEM_CTX_LANES is set: each
+ * costs every PE a collective MPI_Win_create per segment, about half of
+ * shmem_init at 8 PEs on 2 cores (docs/performance-waiting.md), and
+ * contexts stay correct on lane 0.  The window count must match on every
+ * node, so any oversubscribed node decides for all. */
+static void plan_waiting(const mpishmem_settings_t *set)
+{
+    int cores = mpishmem_node_cores(mpishmem_rt.node);
+    int over = mpishmem_rt.node_size > cores, any_over = over;
+    mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
+    MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    if (any_over && getenv("MPISHMEM_CTX_LANES") == NULL)
+        mpishmem_rt.ctx_lanes = 0;
+}
+
 static void start(int requested, int *provided)
 {
     if (mpishmem_rt.state == MPISHMEM_RUNNING) {
@@ -133,29 +183,29 @@ static void start(int requested, int *provided)
     mpishmem_rt.ctx_lanes = set.ctx_lanes;
 
     map_node();
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    mpishmem_rt.yield = set.yield >= 0 ? set.yield
-                                       : (cpus > 0 && mpishmem_rt.node_size > cpus);
+    plan_waiting(&set);
 
     /* Devices, enabled spaces, the default space and so the heap's size. */
     mpishmem_spaces_plan(&set);
+    check_heap_fits(&set);
     int rc = mpishmem_heap_create(&mpishmem_default_heap, "symmetric heap", set.heap_size);
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes "
-                       "(%s=%s); MPI error %d", set.heap_size, set.heap_size_var,
-                       set.heap_size_text, rc);
+                       "(%s=%s): %s", set.heap_size, set.heap_size_var,
+                       set.heap_size_text, mpi_text(rc).s);
     mpishmem_segments.heap = &mpishmem_default_heap.seg;
     rc = mpishmem_globals_create();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot expose global variables for RMA; MPI error %d",
-                       rc);
+        mpishmem_fatal("shmem_init", "cannot expose global variables for RMA: %s",
+                       mpi_text(rc).s);
     rc = mpishmem_teams_init();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot create the predefined teams; MPI error %d", rc);
+        mpishmem_fatal("shmem_init", "cannot create the predefined teams: %s",
+                       mpi_text(rc).s);
     rc = mpishmem_spaces_init();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces; MPI error "
-                       "%d", rc);
+        mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces: %s",
+                       mpi_text(rc).s);
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
     static int exit_check_registered;

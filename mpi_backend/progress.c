@@ -3,29 +3,52 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#define _GNU_SOURCE
 #include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 #include "progress.h"
 #include "../lib/runtime.h"
 
-/* Spins before a dedicated core starts yielding too: long enough that a
- * reply from a PE on another core is caught without a system call. */
-#define SPINS_BEFORE_YIELD 4096u
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
+/* Oversubscribed: yields before a wait starts napping.  sched_yield hands
+ * the core only to tasks queued on the same core; a short nap idles it, so
+ * the kernel moves a runnable PE over from a busy core (the same rule as
+ * the collectives' wait, lib/coll/coll_util.c). */
+#define YIELDS_BEFORE_NAP 64u
 
+static inline void poke_mpi(void)
+{
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
+}
+
+static void give_core_away(unsigned n)
+{
+    if (n <= YIELDS_BEFORE_NAP) {
+        sched_yield();
+    } else {
+        struct timespec nap = {0, 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* With a core of its own a PE never yields: here MPI RMA aimed at a PE
+ * completes only while that PE is inside MPI, so a yielding target costs
+ * its peer (a raw MPI_Put + flush: 310 ns against a spinning target,
+ * 1600 ns against a yielding one; docs/performance-waiting.md). */
 void mpishmem_progress_step(unsigned *spins)
 {
     unsigned n = ++*spins;
-    if (mpishmem_rt.yield || n > SPINS_BEFORE_YIELD) {
-        int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
-        sched_yield();
+    if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
+        poke_mpi();
+        give_core_away(n);
         return;
     }
-    if (n % SPINS_PER_MPI_POLL == 0) {
-        int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
-    }
+    if (n % SPINS_PER_MPI_POLL == 0)
+        poke_mpi();
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
@@ -37,8 +60,8 @@ void mpishmem_wait_request(MPI_Request *req)
     int done = 0;
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     while (!done) {
-        if (mpishmem_rt.yield || ++spins > SPINS_BEFORE_YIELD)
-            sched_yield();
+        if (mpishmem_rt.yield)
+            give_core_away(++spins);
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
     }
 }
@@ -48,4 +71,49 @@ void mpishmem_barrier_comm(MPI_Comm comm)
     MPI_Request req;
     MPI_Ibarrier(comm, &req);
     mpishmem_wait_request(&req);
+}
+
+/* CPUs the cgroup's quota allows (cgroup v2 cpu.max, or v1 cfs quota), or
+ * 0 when there is no quota. */
+static long cgroup_cpus(void)
+{
+    long quota = -1, period = 0;
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    if (f != NULL) {
+        char q[32];
+        if (fscanf(f, "%31s %ld", q, &period) == 2 && q[0] != 'm')
+            sscanf(q, "%ld", &quota);
+        fclose(f);
+    } else if ((f = fopen("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "r")) != NULL) {
+        if (fscanf(f, "%ld", &quota) != 1)
+            quota = -1;
+        fclose(f);
+        if ((f = fopen("/sys/fs/cgroup/cpu/cpu.cfs_period_us", "r")) != NULL) {
+            if (fscanf(f, "%ld", &period) != 1)
+                period = 0;
+            fclose(f);
+        }
+    }
+    if (quota <= 0 || period <= 0)
+        return 0;
+    return (quota + period - 1) / period;
+}
+
+int mpishmem_node_cores(MPI_Comm node)
+{
+    /* The union of the node's PEs' affinity masks: PEs bound one per core
+     * each see one CPU, yet every PE has its own. */
+    cpu_set_t mine, all;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &mine);
+    }
+    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+    long cores = CPU_COUNT(&all);
+    long quota = cgroup_cpus();
+    if (quota > 0 && quota < cores)
+        cores = quota;
+    return cores > 0 ? (int)cores : 1;
 }

@@ -5,10 +5,12 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "heap.h"
 #include "devices.h"
 #include "../lib/runtime.h"
+#include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
 
 mpishmem_heap_t mpishmem_default_heap;
@@ -38,6 +40,51 @@ static int heap_finish(mpishmem_heap_t *h, size_t size)
     return MPI_SUCCESS;
 }
 
+/* One number from /proc/meminfo ("Name:  123 kB"), in bytes; 0 if absent. */
+static unsigned long long meminfo_bytes(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    unsigned long long kib = 0;
+    if (p == NULL || sscanf(p + strlen(name), " %llu", &kib) != 1)
+        return 0;
+    return kib * 1024ull;
+}
+
+/* A cgroup memory limit file, or 0 when absent or unlimited ("max"). */
+static unsigned long long cgroup_limit(const char *path)
+{
+    unsigned long long v = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+unsigned long long mpishmem_heap_node_memory(const char **what)
+{
+    char text[8192];
+    size_t n = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL)
+        return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    unsigned long long have = meminfo_bytes(text, "MemTotal:") + meminfo_bytes(text, "SwapTotal:");
+    *what = "RAM + swap";
+    unsigned long long lim = cgroup_limit("/sys/fs/cgroup/memory.max");
+    if (lim == 0)
+        lim = cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (lim > 0 && lim < have) {
+        have = lim;
+        *what = "the job's cgroup memory limit";
+    }
+    return have;
+}
+
 int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size)
 {
     return mpishmem_heap_create_on(h, name, size, mpishmem_rt.world, mpishmem_rt.node);
@@ -48,7 +95,16 @@ int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, M
 {
     h->comm = comm;
     h->gpu = -1;
+    /* MPICH (ch4) tries to map a shared window at one address on every
+     * process, checking each candidate range with one msync per page and a
+     * collective vote per try: about 1.9 s per GiB of heap, and far more
+     * when PEs outnumber cores.  We never need equal addresses (peer[]
+     * holds each PE's own mapping), so we turn the tries off for our heap
+     * windows only (docs/performance-waiting.md). */
+    mpishmem_cvar_override_t no_symheap;
+    mpishmem_cvar_override(&no_symheap, "MPIR_CVAR_SHM_SYMHEAP_RETRY", 0);
     int rc = mpishmem_window_create_heap_on(&h->seg, name, size, comm, shm_comm);
+    mpishmem_cvar_restore(&no_symheap);
     if (rc != MPI_SUCCESS)
         return rc;
     return heap_finish(h, size);

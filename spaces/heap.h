@@ -31,6 +31,12 @@ extern mpishmem_heap_t mpishmem_default_heap;
  * above unless SHMEM_DEFAULT_SPACE=GPU). */
 extern mpishmem_heap_t *mpishmem_user_heap;
 
+/* Bytes of memory this node can back (RAM + swap, capped by a cgroup
+ * limit), or 0 when unknown; *what names the limit for messages.  A heap
+ * larger than this cannot be backed: MPICH then hangs in
+ * MPI_Win_allocate_shared instead of failing. */
+unsigned long long mpishmem_heap_node_memory(const char **what);
+
 /* Collective over the world.  Returns 0 or an MPI error code. */
 int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size);
 /* Host memory shared by comm's PEs (shm_comm: those on this node),

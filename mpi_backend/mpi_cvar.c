@@ -1,0 +1,60 @@
+/*
+ * mpishmem: MPI control variables changed around the library's own calls.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_cvar.h"
+
+/* Whether the user chose the variable: MPICH reads MPIR_CVAR_X, MPICH_X
+ * and MPIR_PARAM_X. */
+static int user_set(const char *name)
+{
+    const char *prefix = "MPIR_CVAR_";
+    size_t plen = strlen(prefix);
+    if (getenv(name) != NULL)
+        return 1;
+    if (strncmp(name, prefix, plen) != 0)
+        return 0;
+    char alias[256];
+    snprintf(alias, sizeof alias, "MPICH_%s", name + plen);
+    if (getenv(alias) != NULL)
+        return 1;
+    snprintf(alias, sizeof alias, "MPIR_PARAM_%s", name + plen);
+    return getenv(alias) != NULL;
+}
+
+void mpishmem_cvar_override(mpishmem_cvar_override_t *o, const char *name, int value)
+{
+    o->active = 0;
+    if (user_set(name))
+        return;
+    int provided, index, count = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return;
+    /* No such variable: not MPICH, or an MPICH without it. */
+    if (MPI_T_cvar_get_index(name, &index) != MPI_SUCCESS ||
+        MPI_T_cvar_handle_alloc(index, NULL, &o->handle, &count) != MPI_SUCCESS) {
+        MPI_T_finalize();
+        return;
+    }
+    if (count == 1 && MPI_T_cvar_read(o->handle, &o->old) == MPI_SUCCESS &&
+        (o->old == value || MPI_T_cvar_write(o->handle, &value) == MPI_SUCCESS)) {
+        o->active = 1;
+        return;
+    }
+    MPI_T_cvar_handle_free(&o->handle);
+    MPI_T_finalize();
+}
+
+void mpishmem_cvar_restore(mpishmem_cvar_override_t *o)
+{
+    if (!o->active)
+        return;
+    MPI_T_cvar_write(o->handle, &o->old);
+    MPI_T_cvar_handle_free(&o->handle);
+    MPI_T_finalize();
+    o->active = 0;
+}
