@@ -10,6 +10,10 @@
  *   with put/get traffic on the same segment in between;
  * - a fork()ed child gets a private copy: its writes reach neither its
  *   parent nor the parent's peers.
+ * - the data path is the one shmem_ptr promises: MPI RMA calls (counted by
+ *   interposing them) for exactly the PEs without a direct pointer, none
+ *   for the others; under MPISHMEM_TEST_NODES=2 at 4 PEs, both kinds occur
+ *   in the same run.
  * Built as PIE and non-PIE, and with MPI_Init before shmem_init (-DMPI_FIRST).
  */
 #include <mpi.h>
@@ -32,7 +36,7 @@
         }                                                                                  \
     } while (0)
 
-#define ROUNDS 500
+#define ROUNDS 100
 
 static long data_init[4] = {11, 22, 33, 44};     /* .data */
 static long bss_ctor;                             /* .bss, written in a constructor */
@@ -44,6 +48,33 @@ static long g_forked = 7;
 static char g_big[1 << 22];                       /* a large .bss, mostly untouched */
 
 __attribute__((constructor)) static void early(void) { bss_ctor = 1234; }
+
+/* MPI RMA calls made by the library (PMPI interposition). */
+static long mpi_rma_calls;
+int MPI_Put(const void *o, int oc, MPI_Datatype ot, int t, MPI_Aint d, int tc, MPI_Datatype tt,
+            MPI_Win w)
+{
+    mpi_rma_calls++;
+    return PMPI_Put(o, oc, ot, t, d, tc, tt, w);
+}
+int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int t, MPI_Aint d, int tc,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win w)
+{
+    mpi_rma_calls++;
+    return PMPI_Accumulate(o, oc, ot, t, d, tc, tt, op, w);
+}
+int MPI_Fetch_and_op(const void *o, void *r, MPI_Datatype dt, int t, MPI_Aint d, MPI_Op op,
+                     MPI_Win w)
+{
+    mpi_rma_calls++;
+    return PMPI_Fetch_and_op(o, r, dt, t, d, op, w);
+}
+int MPI_Compare_and_swap(const void *o, const void *c, void *r, MPI_Datatype dt, int t,
+                         MPI_Aint d, MPI_Win w)
+{
+    mpi_rma_calls++;
+    return PMPI_Compare_and_swap(o, c, r, dt, t, d, w);
+}
 
 int main(void)
 {
@@ -77,8 +108,27 @@ int main(void)
         }
     }
 
+    /* Puts to every PE: MPI only for the PEs without a direct pointer. */
+    const char *shm = getenv("MPISHMEM_SHM");
+    int shm_on = !(shm && !strcmp(shm, "0"));
+    long want_mpi = 0;
+    for (int t = 0; t < n; t++)
+        want_mpi += t == me ? !shm_on : shmem_ptr(g_slots, t) == NULL;
+    shmem_barrier_all();
+    long before = mpi_rma_calls;
+    for (int t = 0; t < n; t++)
+        shmem_long_p(&g_slots[63], 1, t);
+    long puts_mpi = mpi_rma_calls - before;
+    CHECK(puts_mpi == want_mpi, "%ld MPI calls for %d puts, expected %ld", puts_mpi, n,
+          want_mpi);
+    const char *nodes = getenv("MPISHMEM_TEST_NODES");
+    if (nodes && atoi(nodes) == 2 && n == 4)
+        CHECK(direct == 1 && want_mpi == 2, "2 nodes x 2 PEs: %d direct, %ld through MPI",
+              direct, want_mpi);
+
     /* AMOs and RMA mixed: everyone adds to everyone's counters. */
     shmem_barrier_all();
+    before = mpi_rma_calls;
     for (int r = 0; r < ROUNDS; r++) {
         for (int pe = 0; pe < n; pe++) {
             int t = (me + pe) % n;
@@ -93,6 +143,11 @@ int main(void)
     }
     uint64_t old = shmem_uint64_atomic_compare_swap(&g_counter, 0, 1, (me + 1) % n);
     (void)old;
+    long amo_mpi = mpi_rma_calls - before;
+    /* CPU atomics exactly when every PE maps every other. */
+    int all_direct = shm_on && direct == n - 1 && (!globals_off || n == 1);
+    CHECK((amo_mpi == 0) == all_direct, "%ld MPI calls in the AMO phase, all direct %d",
+          amo_mpi, all_direct);
     shmem_barrier_all();
     CHECK(g_counter == (uint64_t)ROUNDS * n, "global total %llu, expected %llu",
           (unsigned long long)g_counter, (unsigned long long)ROUNDS * n);
