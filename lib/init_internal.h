@@ -25,6 +25,7 @@ typedef struct mpishmem_settings {
     const char *heap_size_text;
     int debug;
     int shm;
+    int shm_globals;             /* MPISHMEM_SHM_GLOBALS (globals_shm.c acts on it at load) */
     int yield;                   /* 1, 0, or -1 for "decide from the node" */
     int print_version;
     int print_info;

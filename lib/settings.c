@@ -15,12 +15,14 @@
 #include "runtime.h"
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/segment.h"
+#include "../spaces/heap.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
 static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};
 static const char *const version_vars[] = {"SHMEM_VERSION", "SMA_VERSION", NULL};
 static const char *const info_vars[] = {"SHMEM_INFO", "SMA_INFO", NULL};
 static const char *const shm_vars[] = {"MPISHMEM_SHM", NULL};
+static const char *const shm_globals_vars[] = {"MPISHMEM_SHM_GLOBALS", NULL};
 static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
 static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
 
@@ -74,6 +76,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     mpishmem_read_space_settings(&set->spaces);
     set->debug = mpishmem_read_bool(debug_vars, 0);
     set->shm = mpishmem_read_bool(shm_vars, 1);
+    set->shm_globals = mpishmem_read_bool(shm_globals_vars, 1);
     set->yield = mpishmem_read_bool(yield_vars, -1);
     set->print_version = mpishmem_read_bool(version_vars, 0);
     set->print_info = mpishmem_read_bool(info_vars, 0);
@@ -82,12 +85,12 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
 
 void mpishmem_agree_settings(const mpishmem_settings_t *set)
 {
-    enum { N = 4 };
+    enum { N = 5 };
     unsigned long long mine[N] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm,
-                                  (unsigned)set->ctx_lanes};
+                                  (unsigned)set->ctx_lanes, (unsigned)set->shm_globals};
     unsigned long long lo[N], hi[N];
     static const char *const what[N] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM",
-                                        "MPISHMEM_CTX_LANES"};
+                                        "MPISHMEM_CTX_LANES", "MPISHMEM_SHM_GLOBALS"};
     MPI_Allreduce(mine, lo, N, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
     MPI_Allreduce(mine, hi, N, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
     for (int i = 0; i < N; i++)
@@ -113,14 +116,18 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "  SHMEM_INFO            print this help at start-up\n"
                "  MPISHMEM_SHM          load/store to PEs on the same node; 0 sends all "
                "traffic through MPI RMA [%d]\n"
+               "  MPISHMEM_SHM_GLOBALS  load/store and CPU atomics on other PEs' globals on "
+               "the node; 0: MPI RMA [%d]\n"
                "  MPISHMEM_YIELD        yield the CPU while waiting; unset: only when PEs "
                "outnumber cores [%d]\n"
                "  MPISHMEM_CTX_LANES    extra MPI windows per segment, so contexts complete "
                "independently [%d]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
-               set->heap_size, set->heap_size_var, set->debug, set->shm, mpishmem_rt.yield,
+               set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
+               mpishmem_rt.yield,
                set->ctx_lanes);
         mpishmem_spaces_report();
+        mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();
         if (quirk)
             printf("mpishmem: MPI workaround in effect: %s\n", quirk);

@@ -6,36 +6,126 @@
  * randomization moves the segment.  exe_data.c finds it in the program
  * headers (the linker's _end would be the shared library's own).
  *
+ * Off-node PEs reach it through MPI windows.  PEs of one node map each
+ * other's data (globals_shm.c gives it a shared backing at start-up) and
+ * use load/store, exactly like the heap; the atomic mechanism follows the
+ * heap's rule (amo_path.h): CPU atomics only when every PE maps every
+ * other PE's data, decided the same on every PE.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "heap.h"
+#include "globals_shm.h"
+#include "../lib/runtime.h"
 #include "../mpi_backend/window.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 
 mpishmem_segment_t mpishmem_globals_segment = {.win = MPI_WIN_NULL, .shm_win = MPI_WIN_NULL};
 
+/* For SHMEM_INFO: how other PEs' globals are reached, and why not directly. */
+static int globals_direct;   /* node peers mapped */
+static const char *globals_why;
+
+/* Map the data of every other PE of this node into peer[]: all of them on
+ * every PE of the node, or none.  Returns whether they were mapped. */
+static int map_node_peers(mpishmem_segment_t *s)
+{
+    int n = mpishmem_rt.n_pes, me = mpishmem_rt.my_pe, nn = mpishmem_rt.node_size;
+    struct mpishmem_globals_shm_id mine, *ids = malloc((size_t)nn * sizeof *ids);
+    int ok = mpishmem_globals_shm_info(&mine) && mpishmem_globals_shm_lo() == s->base;
+    if (!ok)
+        globals_why = mpishmem_globals_shm_why() ? mpishmem_globals_shm_why()
+                                                 : "the data does not start where expected";
+    if (ids == NULL) {
+        mine.fd = -1;
+        ok = 0;
+        globals_why = "out of memory";
+    }
+    if (ids)
+        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE,
+                      mpishmem_rt.node);
+    for (int pe = 0; ok && pe < n; pe++) {
+        int nr = mpishmem_rt.node_rank_of_pe[pe];
+        if (nr < 0 || pe == me)
+            continue;
+        s->peer[pe] = mpishmem_globals_shm_map(&ids[nr]);
+        if (s->peer[pe] == NULL) {
+            ok = 0;
+            globals_why = ids[nr].fd < 0 ? "a PE of the node has no shared backing"
+                                         : "cannot open another PE's data (/proc/PID/fd)";
+        }
+    }
+    free(ids);
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.node);
+    if (!all) {
+        if (ok)
+            globals_why = "another PE of the node could not map the data";
+        for (int pe = 0; pe < n; pe++)
+            if (pe != me && s->peer[pe]) {
+                mpishmem_globals_shm_unmap(s->peer[pe]);
+                s->peer[pe] = NULL;
+            }
+    }
+    return all;
+}
+
 int mpishmem_globals_create(void)
 {
     uintptr_t lo, hi;
     if (mpishmem_exe_data_range(&lo, &hi) != 0)
         return MPI_ERR_OTHER;
-    int rc = mpishmem_window_create_static(&mpishmem_globals_segment, "global data",
-                                           (void *)lo, (size_t)(hi - lo));
+    mpishmem_segment_t *s = &mpishmem_globals_segment;
+    int rc = mpishmem_window_create_static(s, "global data", (void *)lo, (size_t)(hi - lo));
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mpishmem_segment_register(&mpishmem_globals_segment) != 0) {
-        mpishmem_window_destroy(&mpishmem_globals_segment);
+    globals_direct = 0;
+    globals_why = "MPISHMEM_SHM=0";
+    int node_ok = 0;
+    if (mpishmem_rt.shm_enabled) {
+        node_ok = mpishmem_rt.node_size == 1 ? 1 : map_node_peers(s);
+        globals_direct = node_ok && mpishmem_rt.node_size > 1;
+    }
+    /* The atomic mechanism: CPU atomics only if every PE maps every other
+     * (one node, all mapped); one agreement so it is the same everywhere. */
+    int every = node_ok && mpishmem_rt.node_size == mpishmem_rt.n_pes, all = 0;
+    MPI_Allreduce(&every, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
+    s->amo_cpu = all;
+    if (mpishmem_segment_register(s) != 0) {
+        mpishmem_globals_destroy();
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
 }
 
+void mpishmem_globals_report(void)
+{
+    const mpishmem_segment_t *s = &mpishmem_globals_segment;
+    if (s->win == MPI_WIN_NULL)
+        return;
+    if (mpishmem_rt.node_size == 1 && mpishmem_rt.shm_enabled)
+        printf("mpishmem: global data: no other PE on this node; %s atomics\n",
+               s->amo_cpu ? "CPU" : "MPI");
+    else if (globals_direct)
+        printf("mpishmem: global data: load/store between the %d PEs of a node; %s atomics\n",
+               mpishmem_rt.node_size, s->amo_cpu ? "CPU" : "MPI");
+    else
+        printf("mpishmem: global data: MPI RMA only (%s); MPI atomics "
+               "(MPISHMEM_SHM_GLOBALS)\n", globals_why);
+}
+
 void mpishmem_globals_destroy(void)
 {
-    if (mpishmem_globals_segment.win == MPI_WIN_NULL)
+    mpishmem_segment_t *s = &mpishmem_globals_segment;
+    if (s->win == MPI_WIN_NULL)
         return;
-    mpishmem_segment_unregister(&mpishmem_globals_segment);
-    mpishmem_window_destroy(&mpishmem_globals_segment);
+    mpishmem_segment_unregister(s);
+    for (int pe = 0; s->peer && pe < mpishmem_rt.n_pes; pe++)
+        if (pe != mpishmem_rt.my_pe && s->peer[pe])
+            mpishmem_globals_shm_unmap(s->peer[pe]);
+    mpishmem_window_destroy(s);
 }

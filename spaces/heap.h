@@ -80,6 +80,8 @@ int mpishmem_heap_holds(const mpishmem_heap_t *h, const void *ptr);
 /* The program's .data and .bss as a symmetric segment (globals.c). */
 int mpishmem_globals_create(void);
 void mpishmem_globals_destroy(void);
+/* One SHMEM_INFO line: how other PEs' globals are reached. */
+void mpishmem_globals_report(void);
 extern mpishmem_segment_t mpishmem_globals_segment;
 
 #endif
