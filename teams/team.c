@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include "team.h"
 #include "../lib/runtime.h"
@@ -15,8 +16,12 @@ struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
 
 /* Live teams, newest first.  Team creation is rare and collective, so a
- * list is enough; validation walks it only in debug and is_valid paths. */
+ * list is enough; validation walks it only in debug and is_valid paths.
+ * Under SHMEM_THREAD_MULTIPLE threads may create, destroy and validate
+ * teams at once: the list and the parents' child counts are guarded by
+ * registry_lock, which no data path takes. */
 static struct mpishmem_team *live_head;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void registry_add(struct mpishmem_team *t)
 {
@@ -40,10 +45,12 @@ static void registry_remove(struct mpishmem_team *t)
 
 int mpishmem_team_is_live(shmem_team_t team)
 {
-    for (struct mpishmem_team *t = live_head; t; t = t->next_live)
-        if (t == team)
-            return 1;
-    return 0;
+    int found = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (struct mpishmem_team *t = live_head; t && !found; t = t->next_live)
+        found = t == team;
+    pthread_mutex_unlock(&registry_lock);
+    return found;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -137,10 +144,12 @@ shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
         t->config.num_contexts = config->num_contexts;
         t->config_mask |= SHMEM_TEAM_NUM_CONTEXTS;
     }
+    pthread_mutex_lock(&registry_lock);
     t->parent = parent;
     if (parent)
         parent->n_children++;
     registry_add(t);
+    pthread_mutex_unlock(&registry_lock);
     return t;
 }
 
@@ -148,6 +157,7 @@ void mpishmem_team_release(shmem_team_t team)
 {
     if (team->on_release)
         team->on_release(team);
+    pthread_mutex_lock(&registry_lock);
     registry_remove(team);
     /* Its children now descend from its parent, so a space team still
      * counts every team made from it, however indirectly. */
@@ -160,6 +170,7 @@ void mpishmem_team_release(shmem_team_t team)
         }
     if (team->parent)
         team->parent->n_children--;
+    pthread_mutex_unlock(&registry_lock);
     team_teardown(team);
     free(team);
 }
