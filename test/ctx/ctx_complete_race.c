@@ -33,12 +33,16 @@ static __thread int slow;        /* this thread's flushes sleep */
 static __thread MPI_Win seen[256];
 static __thread int nseen;
 static volatile int slow_inside; /* the slow thread is inside a flush */
+static MPI_Win amo_win = MPI_WIN_NULL;
+static volatile int foreign_inside; /* ... of a window other than amo_win */
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
     if (nseen < 256)
         seen[nseen++] = win;
     if (slow) {
+        if (amo_win != MPI_WIN_NULL && win != amo_win)
+            __atomic_store_n(&foreign_inside, 1, __ATOMIC_SEQ_CST);
         __atomic_store_n(&slow_inside, 1, __ATOMIC_SEQ_CST);
         usleep(200000);
     }
@@ -75,7 +79,6 @@ static void *quiet_thread(void *arg)
 }
 
 /* ---- case 2: private context against another thread's AMO stream ---- */
-static MPI_Win amo_win;
 static int foreign_flushes;
 
 static void *amo_thread(void *arg)
@@ -110,7 +113,7 @@ static void run_case(int which, unsigned char v)
     char *src = malloc(BIG);
     memset(src, v, BIG);
     memset(dest, 0, BIG);
-    slow_inside = 0;
+    slow_inside = foreign_inside = 0;
     go = b_done = 0;
     shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
     if (which == 2)
@@ -120,8 +123,10 @@ static void run_case(int which, unsigned char v)
     pthread_create(&b, NULL, which == 1 ? quiet_thread : amo_thread, NULL);
     shmem_ctx_putmem_nbi(ctx, dest, src, BIG, right);
     __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-    /* Let B get inside its flush (case 2: B may never flush A's lane). */
-    while (!__atomic_load_n(&slow_inside, __ATOMIC_ACQUIRE) &&
+    /* Let B get inside its flush (case 2: of A's window, which it must
+     * never flush, so A also stops waiting when B is done). */
+    volatile int *inside = which == 1 ? &slow_inside : &foreign_inside;
+    while (!__atomic_load_n(inside, __ATOMIC_ACQUIRE) &&
            !__atomic_load_n(&b_done, __ATOMIC_ACQUIRE))
         usleep(100);
     shmem_ctx_quiet(ctx);
