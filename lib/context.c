@@ -170,8 +170,7 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx)
     mpishmem_check_running("shmem_ctx_create");
     if (ctx == NULL)
         return -1;
-    *ctx = SHMEM_CTX_INVALID;
-    return ctx_new("shmem_ctx_create", NULL, options, ctx);
+    return ctx_new("shmem_ctx_create", NULL, options, ctx); /* failure: *ctx untouched */
 }
 
 /* Not collective (OpenSHMEM 1.6): PEs create contexts on a team when they

@@ -41,7 +41,9 @@ int MPI_Win_flush(int rank, MPI_Win win)
     if (nseen < 256)
         seen[nseen++] = win;
     if (slow) {
-        if (amo_win != MPI_WIN_NULL && win != amo_win)
+        MPI_Win aw;
+        __atomic_load(&amo_win, &aw, __ATOMIC_ACQUIRE);
+        if (aw != MPI_WIN_NULL && win != aw)
             __atomic_store_n(&foreign_inside, 1, __ATOMIC_SEQ_CST);
         __atomic_store_n(&slow_inside, 1, __ATOMIC_SEQ_CST);
         usleep(200000);
@@ -88,14 +90,15 @@ static void *amo_thread(void *arg)
     nseen = 0;
     shmem_long_atomic_add(&amo_target, 1, right);
     shmem_quiet();
-    amo_win = nseen ? seen[0] : MPI_WIN_NULL;
+    MPI_Win aw = nseen ? seen[0] : MPI_WIN_NULL;
+    __atomic_store(&amo_win, &aw, __ATOMIC_RELEASE);
     slow = 1;
     wait_flag(&go);
     nseen = 0;
     for (int i = 0; i < 2100; i++)
         shmem_long_atomic_add(&amo_target, 1, right);
     for (int i = 0; i < nseen; i++)
-        foreign_flushes += seen[i] != amo_win;
+        foreign_flushes += seen[i] != aw;
     __atomic_store_n(&b_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }

@@ -32,7 +32,8 @@ static void ticket_acquire(void)
 
 static void ticket_release(void)
 {
-    __atomic_store_n(&now_serving, now_serving + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&now_serving, __atomic_load_n(&now_serving, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELEASE);
 }
 
 static void *worker(void *arg)
