@@ -18,7 +18,7 @@
 #include <shmem.h>
 
 #define THREADS 4
-#define ROUNDS 100
+#define ROUNDS 60
 
 static long counter;        /* global: MPI path even with shm on */
 static long *lock;          /* heap: CPU atomics with shm on */
