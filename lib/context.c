@@ -70,8 +70,12 @@ void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 
 void mpishmem_ctx_complete(shmem_ctx_t ctx)
 {
-    int amo = __atomic_exchange_n(&ctx->amo_pending, 0, __ATOMIC_RELAXED);
-    mpishmem_complete_lane(ctx->lane, amo || ctx->lane == 0);
+    /* Direct stores first: the barrier orders only this thread's stores,
+     * which is all this thread's quiet answers for. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    mpishmem_stored = 0;
+    mpishmem_complete_pending(&ctx->pending, ctx->lane);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (ctx->batch)
         ctx->batch->used = 0;
 }
@@ -164,31 +168,28 @@ static void ctx_free(shmem_ctx_t ctx)
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
     mpishmem_check_running("shmem_ctx_create");
-    return ctx_new("shmem_ctx_create", NULL, options, ctx);
+    if (ctx == NULL)
+        return -1;
+    return ctx_new("shmem_ctx_create", NULL, options, ctx); /* failure: *ctx untouched */
 }
 
+/* Not collective (OpenSHMEM 1.6): PEs create contexts on a team when they
+ * like, or never.  The team's SHMEM_TEAM_NUM_CONTEXTS budget counts this
+ * PE's live contexts on the team (docs/contexts.md). */
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     static const char routine[] = "shmem_team_create_ctx";
     mpishmem_check_running(routine);
-    if (team == SHMEM_TEAM_INVALID)
-        return -1;
-    if (MPISHMEM_DEBUG_ON)
-        mpishmem_check_team(routine, team);
-    /* Collective: all members succeed or all fail, with a team sync on
-     * entry and exit (the agreement below is both). */
-    shmem_ctx_t made = SHMEM_CTX_INVALID;
-    int ok = ctx_new(routine, team, options, &made) == 0, all = 0;
-    MPI_Request req;
-    MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_LAND, team->comm, &req);
-    mpishmem_wait_request(&req);
-    if (!all) {
-        if (ok)
-            ctx_free(made);
+    if (ctx == NULL) {
+        if (MPISHMEM_DEBUG_ON)
+            mpishmem_fatal(routine, "ctx is NULL");
         return -1;
     }
-    *ctx = made;
-    return 0;
+    *ctx = SHMEM_CTX_INVALID;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    mpishmem_check_team(routine, team);
+    return ctx_new(routine, team, options, ctx);
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx)

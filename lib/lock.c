@@ -95,13 +95,20 @@ void shmem_set_lock(long *lock)
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* critical section starts after this */
 }
 
+/* Failed test_lock calls of this thread: a program polls test_lock in a
+ * loop, and on the CPU-atomic path nothing else would enter MPI, starving
+ * PEs whose RMA needs this PE to progress (a lock holder's get, say). */
+static __thread unsigned test_spins;
+
 int shmem_test_lock(long *lock)
 {
     check_lock("shmem_test_lock", lock);
     int me = mpishmem_rt.my_pe;
     reset_node("shmem_test_lock", lock, me);
-    if (swap_tail("shmem_test_lock", lock, (uint64_t)me + 1, 1) != 0)
+    if (swap_tail("shmem_test_lock", lock, (uint64_t)me + 1, 1) != 0) {
+        mpishmem_progress_step(&test_spins);
         return 1; /* held by someone else */
+    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return 0;
 }

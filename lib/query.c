@@ -65,6 +65,8 @@ void *shmem_ptr(const void *dest, int pe)
         return NULL;
     if (pe == mpishmem_rt.my_pe)
         return (void *)dest;
+    if (s->peer[pe] != NULL) /* stores through it: every quiet fences */
+        __atomic_store_n(&mpishmem_stores_unseen, 1, __ATOMIC_RELAXED);
     if (s->peer[pe] == NULL)
         return NULL;
     return s->peer[pe] + ((const char *)dest - s->base);

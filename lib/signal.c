@@ -12,6 +12,7 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/amo_path.h"
+#include "../mpi_backend/progress.h"
 
 static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
                               const void *src, size_t bytes, uint64_t *sig_addr,
@@ -26,7 +27,7 @@ static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
         int wpe = ctx->pe_map ? ctx->pe_map[pe] : pe;
         mpishmem_segment_t *s = mpishmem_segment_find(dest);
         if (s->peer[wpe] == NULL)
-            mpishmem_segment_flush_pe(s, ctx->lane, 0, wpe);
+            mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, wpe);
         else
             __atomic_thread_fence(__ATOMIC_RELEASE);
     }
@@ -61,11 +62,18 @@ MPISHMEM_RMA_TYPES(DEFINE_PUT_SIGNAL_TYPED, _)
 MPISHMEM_RMA_SIZES(DEFINE_PUT_SIGNAL_SIZED, _)
 DEFINE_PUT_SIGNAL(void, 1, putmem_signal)
 
+/* Calls of signal_fetch by this thread: programs poll it in a loop, and on
+ * the CPU-atomic path it would never enter MPI, so every 16th call takes a
+ * progress step (which polls MPI, and yields when PEs outnumber cores). */
+static __thread unsigned fetch_calls, fetch_spins;
+
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
     uint64_t v;
     mpishmem_amo(__func__, SHMEM_CTX_DEFAULT, MPISHMEM_AMO_FETCH, (void *)sig_addr,
                  sizeof v, NULL, NULL, &v, mpishmem_rt.my_pe, 1);
+    if (MPISHMEM_UNLIKELY((++fetch_calls & 15) == 0))
+        mpishmem_progress_step(&fetch_spins);
     return v;
 }
 

@@ -7,20 +7,26 @@
 #include "../lib/runtime.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
- * locally, so operands must outlive the caller's stack frame. */
+ * locally, so operands must outlive the caller's stack frame.  Each slot
+ * remembers the lane-0 sequence number of the operation that read it (0:
+ * complete at return), and is reused only once that number is complete:
+ * normally long since, by a quiet; otherwise only lane 0 is flushed, so no
+ * other lane (another context's) is touched. */
 #define STASH_SLOTS 1024
 static __thread uint64_t stash[STASH_SLOTS];
+static __thread uint64_t stash_seq[STASH_SLOTS];
 static __thread unsigned stash_next;
 
-static void *stash_operand(const void *v, size_t size)
+static unsigned stash_operand(const void *v, size_t size)
 {
-    if (stash_next == STASH_SLOTS) {
-        mpishmem_complete_all(); /* every slot handed out so far is done */
-        stash_next = 0;
-    }
-    void *slot = &stash[stash_next++];
-    memcpy(slot, v, size);
-    return slot;
+    unsigned i = stash_next;
+    stash_next = (i + 1) % STASH_SLOTS;
+    if (MPISHMEM_UNLIKELY(stash_seq[i] >
+                          __atomic_load_n(&mpishmem_lane_states[0].completed, __ATOMIC_ACQUIRE)))
+        mpishmem_lane_complete(0, stash_seq[i]);
+    stash_seq[i] = 0;
+    memcpy(&stash[i], v, size);
+    return i;
 }
 
 static MPI_Op mpi_op_of(int op)
@@ -35,31 +41,40 @@ static MPI_Op mpi_op_of(int op)
     }
 }
 
-void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
-                      const void *value, const void *cond, void *result, int pe, int blocking)
+void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off,
+                      size_t size, const void *value, const void *cond, void *result, int pe,
+                      int blocking)
 {
     MPI_Datatype dt = size == 8 ? MPI_UINT64_T : MPI_UINT32_T;
     MPI_Aint disp = (MPI_Aint)off;
     int rank = mpishmem_segment_rank(s, pe); /* pe is a world PE; the window may not be */
     if (result == NULL) {
         /* set, add, and, or, xor: nothing to wait for. */
-        MPI_Accumulate(stash_operand(value, size), 1, dt, rank, disp, 1, dt, mpi_op_of(op),
-                       s->win);
-        mpishmem_lane_mark(&s->lanes[0], pe);
+        unsigned v = stash_operand(value, size);
+        MPI_Accumulate(&stash[v], 1, dt, rank, disp, 1, dt, mpi_op_of(op), s->win);
+        stash_seq[v] = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
         return;
     }
-    if (op == MPISHMEM_AMO_CSWAP)
-        MPI_Compare_and_swap(stash_operand(value, size), stash_operand(cond, size), result, dt,
-                             rank, disp, s->win);
-    else if (op == MPISHMEM_AMO_FETCH)
+    unsigned v = STASH_SLOTS, c = STASH_SLOTS;
+    if (op == MPISHMEM_AMO_CSWAP) {
+        v = stash_operand(value, size);
+        c = stash_operand(cond, size);
+        MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
+    } else if (op == MPISHMEM_AMO_FETCH) {
         MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win);
-    else
-        MPI_Fetch_and_op(stash_operand(value, size), result, dt, rank, disp, mpi_op_of(op),
-                         s->win);
-    if (blocking)
+    } else {
+        v = stash_operand(value, size);
+        MPI_Fetch_and_op(&stash[v], result, dt, rank, disp, mpi_op_of(op), s->win);
+    }
+    if (blocking) {
         MPI_Win_flush_local(rank, s->win);
-    else
-        mpishmem_lane_mark(&s->lanes[0], pe);
+    } else {
+        uint64_t seq = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
+        if (v < STASH_SLOTS)
+            stash_seq[v] = seq;
+        if (c < STASH_SLOTS)
+            stash_seq[c] = seq;
+    }
     /* A PE polling its own memory with AMOs must still serve AMOs aimed at
      * it: Open MPI completes an atomic on the caller's own window without
      * progressing incoming operations, and a lock or flag loop would hang. */

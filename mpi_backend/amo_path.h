@@ -16,8 +16,8 @@
  * `which_accumulate_ops` hint with exactly the ops we use.
  *
  * Operands of MPI atomics live in a per-thread ring ("stash") so a
- * non-fetching AMO returns without waiting for MPI; the ring is recycled
- * after a quiet.
+ * non-fetching AMO returns without waiting for MPI; a slot is reused once
+ * the operation that read it is complete (by its sequence number).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -61,7 +61,7 @@ MPISHMEM_AMO_CPU(32)
 MPISHMEM_AMO_CPU(64)
 
 /* The MPI side (amo_mpi.c). */
-void mpishmem_amo_mpi(mpishmem_segment_t *s, int op, size_t off, size_t size,
+void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off, size_t size,
                       const void *value, const void *cond, void *result, int pe, int blocking);
 
 /* op on the `size`-byte (4 or 8) word at dest on pe.  value/cond point to
@@ -102,10 +102,8 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
         return;
     }
     /* Every MPI AMO goes through lane 0 (atomicity is per window); the
-     * context remembers to complete that lane too at its quiet. */
-    if (!__atomic_load_n(&ctx->amo_pending, __ATOMIC_RELAXED))
-        __atomic_store_n(&ctx->amo_pending, 1, __ATOMIC_RELAXED);
-    mpishmem_amo_mpi(s, op, off, size, value, cond, result, pe, blocking);
+     * context's pending numbers make its quiet complete that lane too. */
+    mpishmem_amo_mpi(&ctx->pending, s, op, off, size, value, cond, result, pe, blocking);
 }
 
 #endif

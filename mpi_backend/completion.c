@@ -3,74 +3,107 @@
  *
  * Stores made through the direct load/store path are complete as soon as
  * they are ordered by a memory barrier; MPI operations are complete after a
- * flush of their window.  We flush only lanes, and where cheap only
- * targets, that have something outstanding.  A context's quiet flushes its
- * own lane and the AMO lane (0), never the lanes of other contexts.
+ * flush of their window.  Completion is by sequence number (segment.h):
+ * every MPI operation gets one per lane number after its call returns, and
+ * a flush pass publishes `completed` only after its flushes returned.  Flush
+ * passes of one lane are serialised by that lane's lock, so a target whose
+ * dirty flag is clear was flushed by a pass that has finished, or is being
+ * flushed by the pass that holds the lock.  A context waits only for its
+ * own numbers; when another thread's pass already covers them it returns
+ * without calling MPI, and never before that pass is done.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "segment.h"
 #include "../lib/runtime.h"
 
-void mpishmem_lane_flush_all(mpishmem_lane_t *l)
+mpishmem_lane_state_t mpishmem_lane_states[MPISHMEM_MAX_LANES] = {
+#define LANE_STATE_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}
+    LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT,
+    LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT,
+    LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT,
+    LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT, LANE_STATE_INIT,
+};
+_Static_assert(MPISHMEM_MAX_LANES == 16, "one initializer per lane");
+
+__thread int mpishmem_stored;
+int mpishmem_stores_unseen;
+
+/* Flush pe on l if it is marked; the caller holds l's lane lock. */
+static void flush_marked(mpishmem_lane_t *l, int pe)
 {
-    unsigned e = __atomic_load_n(&l->epoch, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&l->dirty_any, __ATOMIC_RELAXED) != e)
-        return;
-    /* Advance the epoch before flushing: an operation marked afterwards
-     * was issued after this point and stays dirty for the next quiet. */
-    __atomic_store_n(&l->epoch, e + 1, __ATOMIC_SEQ_CST);
-    /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0 (ch4:ucx)
-     * and Open MPI's osc/ucx can return from flush_all before large
-     * transfers finish once the window has seen a per-target flush_local
-     * (test/rma shows it).  MPI_Win_flush(pe) is reliable. */
-    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
-        if (__atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) == e)
-            MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+    if (__atomic_exchange_n(&l->dirty[pe], 0, __ATOMIC_ACQ_REL))
+        MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
 }
 
-void mpishmem_lane_flush_pe(mpishmem_lane_t *l, int pe)
+void mpishmem_lane_complete(int k, uint64_t seq)
 {
-    if (!mpishmem_lane_dirty(l, pe))
+    mpishmem_lane_state_t *st = &mpishmem_lane_states[k];
+    if (__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq)
         return;
-    __atomic_store_n(&l->dirty_epoch[pe], __atomic_load_n(&l->epoch, __ATOMIC_RELAXED) - 1,
-                     __ATOMIC_SEQ_CST);
-    MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+    pthread_mutex_lock(&st->lock);
+    if (__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) < seq) {
+        /* Every operation numbered up to `upto` has marked its target. */
+        uint64_t upto = __atomic_load_n(&st->issued, __ATOMIC_ACQUIRE);
+        for (int i = 0; i < mpishmem_segments.count; i++) {
+            mpishmem_segment_t *s = mpishmem_segments.sorted[i];
+            if (k >= s->n_lanes)
+                continue;
+            mpishmem_lane_t *l = &s->lanes[k];
+            if (!__atomic_exchange_n(&l->dirty_any, 0, __ATOMIC_ACQ_REL))
+                continue;
+            /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0
+             * (ch4:ucx) and Open MPI's osc/ucx can return from flush_all
+             * before large transfers finish once the window has seen a
+             * per-target flush_local (test/rma shows it). */
+            for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
+                flush_marked(l, pe);
+        }
+        __atomic_store_n(&st->completed, upto, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&st->lock);
 }
 
-void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int lane, int amo, int pe)
+void mpishmem_complete_pending(const mpishmem_pending_t *p, int lane)
 {
-    mpishmem_lane_t *l = mpishmem_segment_lane(s, lane);
-    mpishmem_lane_flush_pe(l, pe);
-    if (amo && l != &s->lanes[0])
-        mpishmem_lane_flush_pe(&s->lanes[0], pe);
+    mpishmem_lane_complete(0, __atomic_load_n(&p->seq[0], __ATOMIC_RELAXED));
+    if (lane != 0)
+        mpishmem_lane_complete(lane, __atomic_load_n(&p->seq[1], __ATOMIC_RELAXED));
+}
+
+/* p's operations to pe on lane k of s, if any may be incomplete. */
+static void flush_pe_lane(uint64_t seq, mpishmem_segment_t *s, int k, int pe)
+{
+    mpishmem_lane_state_t *st = &mpishmem_lane_states[k];
+    if (__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq)
+        return;
+    /* Under the lock: a clear flag means a finished pass flushed pe. */
+    pthread_mutex_lock(&st->lock);
+    flush_marked(&s->lanes[k], pe);
+    pthread_mutex_unlock(&st->lock);
+}
+
+void mpishmem_segment_flush_pe(const mpishmem_pending_t *p, mpishmem_segment_t *s, int lane,
+                               int pe)
+{
+    flush_pe_lane(__atomic_load_n(&p->seq[0], __ATOMIC_RELAXED), s, 0, pe);
+    if (lane != 0 && lane < s->n_lanes)
+        flush_pe_lane(__atomic_load_n(&p->seq[1], __ATOMIC_RELAXED), s, lane, pe);
+}
+
+void mpishmem_complete_pe(const mpishmem_pending_t *p, int lane, int pe)
+{
+    if (!mpishmem_pending_any(p, lane))
+        return;
+    for (int i = 0; i < mpishmem_segments.count; i++)
+        mpishmem_segment_flush_pe(p, mpishmem_segments.sorted[i], lane, pe);
 }
 
 void mpishmem_complete_all(void)
 {
-    for (int i = 0; i < mpishmem_segments.count; i++) {
-        mpishmem_segment_t *s = mpishmem_segments.sorted[i];
-        for (int k = 0; k < s->n_lanes; k++)
-            mpishmem_lane_flush_all(&s->lanes[k]);
-    }
+    for (int k = 0; k <= mpishmem_rt.ctx_lanes && k < MPISHMEM_MAX_LANES; k++)
+        mpishmem_lane_complete(k, __atomic_load_n(&mpishmem_lane_states[k].issued,
+                                                  __ATOMIC_ACQUIRE));
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-void mpishmem_complete_lane(int lane, int amo)
-{
-    for (int i = 0; i < mpishmem_segments.count; i++) {
-        mpishmem_segment_t *s = mpishmem_segments.sorted[i];
-        mpishmem_lane_t *l = mpishmem_segment_lane(s, lane);
-        mpishmem_lane_flush_all(l);
-        if (amo && l != &s->lanes[0])
-            mpishmem_lane_flush_all(&s->lanes[0]);
-    }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-void mpishmem_complete_pe(int lane, int amo, int pe)
-{
-    for (int i = 0; i < mpishmem_segments.count; i++)
-        mpishmem_segment_flush_pe(mpishmem_segments.sorted[i], lane, amo, pe);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    mpishmem_stored = 0;
 }

@@ -118,6 +118,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
     char *peer = s->peer[pe];
     if (MPISHMEM_LIKELY(peer != NULL)) {
         memcpy(peer + off, src, n);
+        mpishmem_note_store();
         return;
     }
     mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
@@ -133,7 +134,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
     mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
     if (blocking)
         MPI_Win_flush_local(rank, l->win);
-    mpishmem_lane_mark(l, pe);
+    mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
 static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
@@ -152,13 +153,13 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
     mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
     if (blocking) {
         /* Observe this context's earlier puts and AMOs to pe. */
-        mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
+        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
         mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
         MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
         return;
     }
     mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
-    mpishmem_lane_mark(l, pe);
+    mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
 /* Strided transfers: nblocks blocks of bsize elements of `elem` bytes; block
@@ -195,16 +196,18 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
             else
                 memcpy(l, r, bbytes);
         }
+        if (is_put)
+            mpishmem_note_store();
         return;
     }
     mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
     if (!is_put)
-        mpishmem_segment_flush_pe(s, ctx->lane, ctx->amo_pending, pe);
+        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
     mpishmem_mpi_strided(l->win, is_put, local, off, tst, lst, elem, bsize, nblocks,
                          mpishmem_segment_rank(s, pe));
     MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
     if (is_put)
-        mpishmem_lane_mark(l, pe);
+        mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
 #endif

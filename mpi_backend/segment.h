@@ -27,18 +27,19 @@
 #define MPISHMEM_SEGMENT_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* One window over the segment and the targets it has operations in flight
- * to.  A target is "dirty" when dirty_epoch[pe] equals epoch; quiet bumps
- * epoch instead of clearing the array (O(1)). */
+/* One window over the segment and the targets it has MPI operations in
+ * flight to: dirty[pe] is set after each operation to pe and cleared only
+ * by a flusher holding its lane's lock (completion.c), just before it
+ * flushes pe. */
 typedef struct mpishmem_lane {
     MPI_Win win;
     const int *rank_of_pe;   /* the segment's rank_of_pe (see below) */
-    unsigned epoch;
-    unsigned dirty_any;   /* == epoch when any target is dirty */
-    unsigned *dirty_epoch;
+    unsigned dirty_any;      /* some dirty[pe] may be set */
+    unsigned *dirty;
 } mpishmem_lane_t;
 
 #define MPISHMEM_MAX_LANES 16
@@ -129,43 +130,96 @@ static inline mpishmem_lane_t *mpishmem_segment_lane(mpishmem_segment_t *s, int 
     return &s->lanes[lane < s->n_lanes ? lane : 0];
 }
 
-/* Record that pe has an MPI operation in flight on lane l.  Relaxed atomics
- * keep this safe when several threads issue operations. */
-static inline void mpishmem_lane_mark(mpishmem_lane_t *l, int pe)
-{
-    unsigned e = __atomic_load_n(&l->epoch, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) != e)
-        __atomic_store_n(&l->dirty_epoch[pe], e, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&l->dirty_any, __ATOMIC_RELAXED) != e)
-        __atomic_store_n(&l->dirty_any, e, __ATOMIC_RELAXED);
-}
-
 /* MPI rank of world PE pe in l->win. */
 static inline int mpishmem_lane_rank(const mpishmem_lane_t *l, int pe)
 {
     return l->rank_of_pe ? l->rank_of_pe[pe] : pe;
 }
 
-static inline int mpishmem_lane_dirty(const mpishmem_lane_t *l, int pe)
-{
-    return __atomic_load_n(&l->dirty_epoch[pe], __ATOMIC_RELAXED) ==
-           __atomic_load_n(&l->epoch, __ATOMIC_RELAXED);
-}
-
 /* Segment registry (segment.c). */
 int mpishmem_segment_register(mpishmem_segment_t *s);
 void mpishmem_segment_unregister(mpishmem_segment_t *s);
 
-/* Completion (completion.c). */
-void mpishmem_lane_flush_all(mpishmem_lane_t *l);       /* complete every target */
-void mpishmem_lane_flush_pe(mpishmem_lane_t *l, int pe);
-/* Operations to pe on lane `lane` of s, and on the AMO lane 0 if amo. */
-void mpishmem_segment_flush_pe(mpishmem_segment_t *s, int lane, int amo, int pe);
-/* Every segment and lane (barrier_all, memory management). */
+/* Completion (completion.c).
+ *
+ * Every MPI operation is numbered, per lane number (all segments share the
+ * count), after its MPI call returns: issued += 1 gives its sequence number.
+ * A flush pass over lane k holds lane k's lock, reads `issued`, flushes
+ * every target marked dirty, then publishes that number as `completed`.
+ * So `completed >= n` means operation n is complete, and no caller can see
+ * a number published before the flushes covering it have returned: a quiet
+ * waits for exactly its own operations, whoever flushes them. */
+typedef struct mpishmem_lane_state {
+    uint64_t issued;
+    uint64_t completed;
+    pthread_mutex_t lock; /* one flush pass at a time */
+} __attribute__((aligned(64))) mpishmem_lane_state_t;
+
+extern mpishmem_lane_state_t mpishmem_lane_states[MPISHMEM_MAX_LANES];
+
+/* What one context (or one operand slot) waits for: the highest sequence
+ * number it issued on lane 0 (every AMO, and segments without extra lanes)
+ * and on its own lane. */
+typedef struct mpishmem_pending {
+    uint64_t seq[2]; /* [0]: lane 0, [1]: the context's own lane */
+} mpishmem_pending_t;
+
+/* This thread stored into peer memory directly since its last quiet: a
+ * memory barrier is due.  Thread-local, as a barrier orders only the
+ * calling thread's stores. */
+extern __thread int mpishmem_stored;
+
+/* Set for good once shmem_ptr hands out a pointer: the program may then
+ * store into peer memory itself, so every quiet issues the barrier. */
+extern int mpishmem_stores_unseen;
+
+static inline void mpishmem_note_store(void)
+{
+    mpishmem_stored = 1;
+}
+
+/* Record an MPI operation to pe on lane l of s, after its MPI call
+ * returned; notes it in p (NULL: nobody waits by number).  Returns its
+ * sequence number. */
+static inline uint64_t mpishmem_lane_mark(mpishmem_pending_t *p, mpishmem_segment_t *s,
+                                          mpishmem_lane_t *l, int pe)
+{
+    /* Unconditional release stores: a flusher that clears the flag
+     * (acquire) is then ordered after our MPI call. */
+    __atomic_store_n(&l->dirty[pe], 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&l->dirty_any, 1, __ATOMIC_RELEASE);
+    int k = (int)(l - s->lanes);
+    uint64_t seq = __atomic_add_fetch(&mpishmem_lane_states[k].issued, 1, __ATOMIC_RELEASE);
+    if (p) {
+        uint64_t *w = &p->seq[k != 0];
+        uint64_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+        while (old < seq && !__atomic_compare_exchange_n(w, &old, seq, 1, __ATOMIC_RELAXED,
+                                                         __ATOMIC_RELAXED))
+            ;
+    }
+    return seq;
+}
+
+/* Whether anything p waits for may be incomplete (lane: the context's). */
+static inline int mpishmem_pending_any(const mpishmem_pending_t *p, int lane)
+{
+    return (__atomic_load_n(&p->seq[0], __ATOMIC_RELAXED) >
+            __atomic_load_n(&mpishmem_lane_states[0].completed, __ATOMIC_ACQUIRE)) |
+           (__atomic_load_n(&p->seq[1], __ATOMIC_RELAXED) >
+            __atomic_load_n(&mpishmem_lane_states[lane].completed, __ATOMIC_ACQUIRE));
+}
+
+/* Complete lane k up to sequence number seq (every segment). */
+void mpishmem_lane_complete(int k, uint64_t seq);
+/* Everything p waits for (a context's quiet; lane: the context's). */
+void mpishmem_complete_pending(const mpishmem_pending_t *p, int lane);
+/* p's operations to pe on s (its lane and lane 0), e.g. before a get. */
+void mpishmem_segment_flush_pe(const mpishmem_pending_t *p, mpishmem_segment_t *s, int lane,
+                               int pe);
+/* The same on every segment (pe_quiet). */
+void mpishmem_complete_pe(const mpishmem_pending_t *p, int lane, int pe);
+/* Every lane of every segment, whoever issued (barrier_all, memory
+ * management), plus the memory barrier. */
 void mpishmem_complete_all(void);
-/* Every segment: one lane, and the AMO lane 0 if amo (a context's quiet). */
-void mpishmem_complete_lane(int lane, int amo);
-/* The same for one target (pe_quiet). */
-void mpishmem_complete_pe(int lane, int amo, int pe);
 
 #endif

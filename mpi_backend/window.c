@@ -20,7 +20,7 @@ static size_t page_size(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
-/* Tracking arrays and epochs of every lane; pointers filled in later.  On
+/* Dirty-target arrays of every lane; pointers filled in later.  On
  * failure mpishmem_window_destroy releases what was made. */
 static int segment_init_common(mpishmem_segment_t *s, const char *name)
 {
@@ -30,10 +30,9 @@ static int segment_init_common(mpishmem_segment_t *s, const char *name)
     for (int k = 0; k < s->n_lanes; k++) {
         mpishmem_lane_t *l = &s->lanes[k];
         l->win = MPI_WIN_NULL;
-        l->epoch = 1;
         l->dirty_any = 0;
-        l->dirty_epoch = calloc((size_t)n, sizeof *l->dirty_epoch);
-        if (!l->dirty_epoch)
+        l->dirty = calloc((size_t)n, sizeof *l->dirty);
+        if (!l->dirty)
             return MPI_ERR_NO_MEM;
     }
     s->peer = calloc((size_t)n, sizeof *s->peer);
@@ -250,7 +249,7 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
             MPI_Win_unlock_all(l->win);
             MPI_Win_free(&l->win);
         }
-        free(l->dirty_epoch);
+        free(l->dirty);
     }
     if (s->shm_win != MPI_WIN_NULL)
         MPI_Win_free(&s->shm_win);

@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,8 +22,10 @@ struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team *mpishmem_team_slots;
 static size_t slots_used;   /* slots handed out at least once */
 static size_t slot_cursor;  /* where the search for a free slot resumes */
+/* Threads may create and destroy teams at once (SHMEM_THREAD_MULTIPLE). */
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct mpishmem_team *slot_take(void)
+static struct mpishmem_team *slot_find(void)
 {
     if (mpishmem_team_slots == NULL) {
         void *m = mmap(NULL, MPISHMEM_TEAM_SLOTS * sizeof(struct mpishmem_team),
@@ -45,14 +48,28 @@ static struct mpishmem_team *slot_take(void)
     return NULL;
 }
 
+static struct mpishmem_team *slot_take(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    struct mpishmem_team *t = slot_find();
+    pthread_mutex_unlock(&slot_lock);
+    return t;
+}
+
 static void slot_give(struct mpishmem_team *t)
 {
+    pthread_mutex_lock(&slot_lock);
     memset(t, 0, sizeof *t);
+    pthread_mutex_unlock(&slot_lock);
 }
 
 /* Live teams, newest first.  Team creation is rare and collective, so a
- * list is enough; validation walks it only in debug and is_valid paths. */
+ * list is enough; validation walks it only in debug and is_valid paths.
+ * Under SHMEM_THREAD_MULTIPLE threads may create, destroy and validate
+ * teams at once: the list and the parents' child counts are guarded by
+ * registry_lock, which no data path takes. */
 static struct mpishmem_team *live_head;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void registry_add(struct mpishmem_team *t)
 {
@@ -76,10 +93,12 @@ static void registry_remove(struct mpishmem_team *t)
 
 int mpishmem_team_is_live(shmem_team_t team)
 {
-    for (struct mpishmem_team *t = live_head; t; t = t->next_live)
-        if (t == team)
-            return 1;
-    return 0;
+    int found = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (struct mpishmem_team *t = live_head; t && !found; t = t->next_live)
+        found = t == team;
+    pthread_mutex_unlock(&registry_lock);
+    return found;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -174,10 +193,12 @@ shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
         t->config.num_contexts = config->num_contexts;
         t->config_mask |= SHMEM_TEAM_NUM_CONTEXTS;
     }
+    pthread_mutex_lock(&registry_lock);
     t->parent = parent;
     if (parent)
         parent->n_children++;
     registry_add(t);
+    pthread_mutex_unlock(&registry_lock);
     return t;
 }
 
@@ -185,6 +206,7 @@ void mpishmem_team_release(shmem_team_t team)
 {
     if (team->on_release)
         team->on_release(team);
+    pthread_mutex_lock(&registry_lock);
     registry_remove(team);
     /* Its children now descend from its parent, so a space team still
      * counts every team made from it, however indirectly. */
@@ -197,6 +219,7 @@ void mpishmem_team_release(shmem_team_t team)
         }
     if (team->parent)
         team->parent->n_children--;
+    pthread_mutex_unlock(&registry_lock);
     team_teardown(team);
     slot_give(team); /* clears the magic: the handle is invalid from now on */
 }

@@ -90,7 +90,7 @@ fi
 
 # Threaded contexts under ThreadSanitizer (MPICH).
 case " ${MPISHMEM_MPIS:-mpich openmpi} " in
-    *" mpich "*) count "ThreadSanitizer, ctx_threads" sh test/tsan.sh ;;
+    *" mpich "*) count "ThreadSanitizer, threaded ctx tests" sh test/tsan.sh ;;
 esac
 
 echo "$passed passed, $failed failed"

@@ -15,6 +15,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include "coll.h"
 #include "../../mpi_backend/segment.h"
@@ -71,6 +72,22 @@ static void validate(const char *routine, int start, int log_stride, int size)
                        "%d) of %d PEs: %s", start, log_stride, size, npes, problem);
 }
 
+/* Creations of different sets may run at once in different threads, and
+ * only the tag of MPI_Comm_create_group keeps them apart, so every set
+ * gets its own: (PE_start, PE_size - 1, logPE_stride) numbered densely,
+ * which fits MPI_TAG_UB (at least 2^31 - 1 on MPICH and Open MPI) up to
+ * about 8000 PEs.  Beyond that the tag is a hash, and creations in this
+ * process are serialised instead (-1). */
+static int set_tag(int start, int log_stride, int size)
+{
+    long long tag = ((long long)start * mpishmem_rt.n_pes + (size - 1)) * 31 + log_stride;
+    int *ub = NULL, flag = 0;
+    MPI_Comm_get_attr(mpishmem_rt.world, MPI_TAG_UB, &ub, &flag);
+    return flag && ub && tag <= *ub ? (int)tag : -1;
+}
+
+static pthread_mutex_t hashed_tag_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct active_set *create(const char *routine, int start, int log_stride, int size,
                                  unsigned h)
 {
@@ -83,9 +100,13 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     MPI_Group world, group;
     MPI_Comm_group(mpishmem_rt.world, &world);
     MPI_Group_range_incl(world, 1, range, &group);
-    /* The tag keeps concurrent creations of different sets apart; every
-     * MPI accepts tags up to 32767. */
-    int rc = MPI_Comm_create_group(mpishmem_rt.world, group, (int)(h & 0x7fff), &s->cc.comm);
+    int tag = set_tag(start, log_stride, size);
+    if (tag < 0)
+        pthread_mutex_lock(&hashed_tag_lock);
+    int rc = MPI_Comm_create_group(mpishmem_rt.world, group, tag < 0 ? (int)(h & 0x7fff) : tag,
+                                   &s->cc.comm);
+    if (tag < 0)
+        pthread_mutex_unlock(&hashed_tag_lock);
     MPI_Group_free(&group);
     MPI_Group_free(&world);
     if (rc != MPI_SUCCESS)

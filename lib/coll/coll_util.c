@@ -34,7 +34,10 @@ static mpishmem_coll_comm_t *team_state_make(const char *routine, shmem_team_t t
     c->n = team->n_pes;
     mpishmem_coll_agree_blocking(routine, c);
     team->coll_free = team_state_free;
-    team->coll = c;
+    /* Published with release, read with acquire: a thread that runs the
+     * team's next collective (ordered after this one, as the spec requires
+     * of one team's collectives) sees the state complete. */
+    __atomic_store_n(&team->coll, c, __ATOMIC_RELEASE);
     return c;
 }
 
@@ -44,8 +47,9 @@ mpishmem_coll_comm_t *mpishmem_coll_team(const char *routine, shmem_team_t team)
     if (team == SHMEM_TEAM_INVALID)
         return NULL;
     mpishmem_check_team(routine, team);
-    if (MPISHMEM_LIKELY(team->coll != NULL))
-        return team->coll;
+    mpishmem_coll_comm_t *c = __atomic_load_n(&team->coll, __ATOMIC_ACQUIRE);
+    if (MPISHMEM_LIKELY(c != NULL))
+        return c;
     return team_state_make(routine, team);
 }
 
