@@ -131,9 +131,23 @@ static MPI_Datatype r16_type;
 static MPI_Op r16_ops[4];
 static pthread_once_t r16_once = PTHREAD_ONCE_INIT;
 
+/* MPI_Finalize frees MPI_COMM_SELF first, running this: the datatype and
+ * operations go before MPI checks for leaked handles. */
+static int r16_free(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    for (int i = 0; i < 4; i++)
+        MPI_Op_free(&r16_ops[i]);
+    MPI_Type_free(&r16_type);
+    return MPI_SUCCESS;
+}
+
 /* Made once, on the first REAL*16 reduction, and kept until MPI_Finalize. */
 static void r16_init(void)
 {
+    int key;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, r16_free, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
     MPI_Type_contiguous((int)sizeof(real16_t), MPI_BYTE, &r16_type);
     MPI_Type_commit(&r16_type);
     MPI_Op_create(r16_max, 1, &r16_ops[0]);
