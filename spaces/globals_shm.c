@@ -49,10 +49,6 @@ static struct {
     const char *why;   /* why there is no backing, when fd < 0 */
 } gs = {.fd = -1, .why = "not attempted"};
 
-/* Checked by peers after mapping our object: proves they mapped the right
- * one (a reused pid, another PID namespace). */
-static volatile uint64_t gs_cookie = 1;
-
 /* mremap by system call: memory hooks of MPI transports (UCX's ucm) replace
  * mremap and drop MREMAP_FIXED's fifth argument. */
 static void *remap_fixed(void *from, size_t len, void *to)
@@ -234,13 +230,16 @@ int mpishmem_globals_shm_info(struct mpishmem_globals_shm_id *id)
     id->len = gs.len;
     if (gs.fd < 0)
         return 0;
-    /* Unpredictable enough to tell two processes apart. */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t c = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&gs ^
-                 ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec;
-    gs_cookie = c ? c : 1;
-    id->cookie = gs_cookie;
+    /* A device and inode name one object: a peer that opens our fd by
+     * /proc path (a reused pid, another PID namespace) checks it got this
+     * one.  Works wherever the library lives (program or libmpishmem.so). */
+    struct stat st;
+    if (fstat(gs.fd, &st) != 0) {
+        id->fd = -1;
+        return 0;
+    }
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
     return 1;
 }
 
@@ -265,17 +264,11 @@ char *mpishmem_globals_shm_map(const struct mpishmem_globals_shm_id *id)
         return NULL;
     struct stat st;
     char *p = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && (size_t)st.st_size == gs.len)
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size == gs.len &&
+        (uint64_t)st.st_dev == id->dev && (uint64_t)st.st_ino == id->ino)
         p = mmap(NULL, gs.len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
-    if (p == MAP_FAILED)
-        return NULL;
-    size_t off = (size_t)((const char *)&gs_cookie - gs.lo);
-    if (*(volatile uint64_t *)(p + off) != id->cookie) {
-        munmap(p, gs.len);
-        return NULL;
-    }
-    return p;
+    return p == MAP_FAILED ? NULL : p;
 }
 
 void mpishmem_globals_shm_unmap(char *p)

@@ -16,10 +16,10 @@ struct mpishmem_globals_shm_id {
     int fd;          /* -1: no shared backing */
     int pad;
     uint64_t len;
-    uint64_t cookie;
+    uint64_t dev, ino; /* the object's identity: a peer checks it opened this one */
 };
 
-/* This PE's id (sets a fresh cookie); 1 when it has a backing. */
+/* This PE's id (pid, fd, size, device and inode); 1 when it has a backing. */
 int mpishmem_globals_shm_info(struct mpishmem_globals_shm_id *id);
 /* Start of the backed range (page below __data_start), NULL without one. */
 char *mpishmem_globals_shm_lo(void);

@@ -13,7 +13,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cd "$root" || exit 1
-srcs=$(find lib spaces teams mpi_backend -name '*.[ch]' ! -name 'env_table.[ch]' ! -path 'lib/tools/*')
+srcs=$(find lib spaces teams mpi_backend -name '*.[ch]' ! -name 'env_table.[ch]' ! -path 'lib/tools/*' ! -path 'lib/fortran/*')
 # shellcheck disable=SC2086
 grep -ohE '"(SHMEM|SMA|MPISHMEM)_[A-Z0-9_]+"' $srcs | tr -d '"' | sort -u >"$tmp/literals"
 grep -rhoE '#define +(SHMEM|SMA|MPISHMEM)_[A-Z0-9_]+' include | awk '{print $2}' | sort -u >"$tmp/defined"
