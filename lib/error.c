@@ -36,6 +36,7 @@ void mpishmem_fatal(const char *routine, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    routine = mpishmem_api_name(routine);
     if (mpishmem_rt.state == MPISHMEM_RUNNING)
         fprintf(stderr, "mpishmem: %s: %s (PE %d)\n", routine, msg, mpishmem_rt.my_pe);
     else

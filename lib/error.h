@@ -17,6 +17,19 @@
 void mpishmem_fatal(const char *routine, const char *fmt, ...)
     __attribute__((noreturn, cold, format(printf, 2, 3)));
 
+/* The name a message shows for `routine`.  The library is compiled with
+ * every API name renamed to its profiling name (pshmem_put, pshmalloc,
+ * pstart_pes, ...), so __func__ says "pshmem_put" even when the user called
+ * shmem_put; messages name the routine as the user knows it. */
+static inline const char *mpishmem_api_name(const char *routine)
+{
+    if (routine[0] == 'p' &&
+        ((routine[1] == 's' && routine[2] == 'h') || routine[1] == '_' ||
+         __builtin_strcmp(routine, "pstart_pes") == 0))
+        return routine + 1;
+    return routine;
+}
+
 /* Explains why a routine was called at the wrong time and stops. */
 void mpishmem_fatal_state(const char *routine) __attribute__((noreturn, cold));
 void mpishmem_fatal_pe(const char *routine, int pe) __attribute__((noreturn, cold));

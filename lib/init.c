@@ -105,6 +105,11 @@ static mpi_text_t mpi_text(int rc)
     return t;
 }
 
+static const char *advice(void)
+{
+    return mpishmem_quirks_window_advice(mpishmem_rt.we_initialized_mpi);
+}
+
 /* A heap the node cannot back stops here with the numbers: MPICH would
  * hang in MPI_Win_allocate_shared, Open MPI fail with a bare error.  The
  * settings agree on every PE, so every PE of the node stops alike. */
@@ -191,21 +196,21 @@ static void start(int requested, int *provided)
     int rc = mpishmem_heap_create(&mpishmem_default_heap, "symmetric heap", set.heap_size);
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes "
-                       "(%s=%s): %s", set.heap_size, set.heap_size_var,
-                       set.heap_size_text, mpi_text(rc).s);
+                       "(%s=%s): %s%s", set.heap_size, set.heap_size_var,
+                       set.heap_size_text, mpi_text(rc).s, advice());
     mpishmem_segments.heap = &mpishmem_default_heap.seg;
     rc = mpishmem_globals_create();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot expose global variables for RMA: %s",
-                       mpi_text(rc).s);
+        mpishmem_fatal("shmem_init", "cannot expose global variables for RMA: %s%s",
+                       mpi_text(rc).s, advice());
     rc = mpishmem_teams_init();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot create the predefined teams: %s",
-                       mpi_text(rc).s);
+        mpishmem_fatal("shmem_init", "cannot create the predefined teams: %s%s",
+                       mpi_text(rc).s, advice());
     rc = mpishmem_spaces_init();
     if (rc != MPI_SUCCESS)
-        mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces: %s",
-                       mpi_text(rc).s);
+        mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces: %s%s",
+                       mpi_text(rc).s, advice());
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
     static int exit_check_registered;

@@ -36,6 +36,25 @@ void mpishmem_quirks_before_mpi_init(void)
 #endif
 }
 
+/* Debian's Open MPI 4 leaves only osc/rdma for windows over existing
+ * memory, and osc/rdma refuses them in a 1-process job (no transport
+ * reaches the process itself): MPI_Win_create fails with MPI_ERR_WIN, the
+ * program's own windows as much as ours.  We leave a program's MPI set-up
+ * alone, so we say how to change it. */
+const char *mpishmem_quirks_window_advice(int we_started_mpi)
+{
+#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+    if (!we_started_mpi && getenv("OMPI_MCA_osc") == NULL)
+        return "; the program started MPI itself with Open MPI 4's default one-sided "
+               "component (osc/rdma), which cannot make windows here: run it with "
+               "OMPI_MCA_osc=ucx,sm in the environment (or mpiexec --mca osc ucx,sm), "
+               "or let shmem_init start MPI (docs/performance.md, Interop)";
+#else
+    (void)we_started_mpi;
+#endif
+    return "";
+}
+
 const char *mpishmem_quirks_applied(void)
 {
     return applied;

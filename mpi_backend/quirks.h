@@ -10,6 +10,10 @@
  * program started MPI). */
 void mpishmem_quirks_before_mpi_init(void);
 
+/* Advice to append to a failed window creation when the likely cause is
+ * an MPI configuration the program chose (it started MPI itself), or "". */
+const char *mpishmem_quirks_window_advice(int we_started_mpi);
+
 /* A description of the workaround applied, or NULL. */
 const char *mpishmem_quirks_applied(void);
 

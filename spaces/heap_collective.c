@@ -41,7 +41,7 @@ static void report_exhausted(const char *routine, const mpishmem_heap_t *h, size
     int dflt = strcmp(var, "default") == 0;
     fprintf(stderr, "mpishmem: %s: warning: %s exhausted: %zu bytes requested, but the heap "
             "is %zu bytes in all (%s%s), largest free block %zu bytes; returning NULL on "
-            "every PE%s\n", routine, h->seg.name, size, h->capacity,
+            "every PE%s\n", mpishmem_api_name(routine), h->seg.name, size, h->capacity,
             dflt ? "the default size; set SHMEM_SYMMETRIC_SIZE to change it" : "set by ",
             dflt ? "" : var, st.largest_free,
             MPISHMEM_DEBUG_ON ? "" : " (later exhaustion is reported with SHMEM_DEBUG=1)");

@@ -224,7 +224,7 @@ int shmem_space_create(const shmem_space_config_t *config, shmem_space_t *space,
     }
     if (rc != 0) {
         if (MPISHMEM_DEBUG_ON && mpishmem_rt.my_pe == 0)
-            fprintf(stderr, "mpishmem: %s: warning: no space created: %s\n", routine, why);
+            fprintf(stderr, "mpishmem: %s: warning: no space created: %s\n", mpishmem_api_name(routine), why);
         return rc;
     }
     if (sp) {
@@ -246,7 +246,7 @@ int shmem_space_destroy(shmem_space_t space)
     if (sp->predefined) {
         if (MPISHMEM_DEBUG_ON)
             fprintf(stderr, "mpishmem: %s: warning: the %s is predefined and lives until "
-                    "shmem_finalize (PE %d)\n", routine, sp->name, mpishmem_rt.my_pe);
+                    "shmem_finalize (PE %d)\n", mpishmem_api_name(routine), sp->name, mpishmem_rt.my_pe);
         return -1;
     }
     /* A team made from the space team may live on only some members. */
