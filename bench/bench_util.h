@@ -14,25 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <shmem.h>
-
-static inline double bench_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int bench_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static inline double bench_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "bench_time.h"
 
 /* Environment knobs shared by every benchmark. */
 static inline int bench_env_int(const char *name, int dflt)

@@ -21,24 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_time.h"
 
 static int iters = 20000, reps = 7;
 static MPI_Win win;
 static uint64_t created_mem[512]; /* static, like a global */
 static uint64_t src = 1, res, cmpv, bounce[64];
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void put_flush(int n) { for (int i = 0; i < n; i++) { MPI_Put(&src, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, win); MPI_Win_flush(1, win); } }
 static void put_flush_local(int n) { for (int i = 0; i < n; i++) { MPI_Put(&src, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, win); MPI_Win_flush_local(1, win); } MPI_Win_flush(1, win); }
@@ -86,9 +74,9 @@ static double measure(void (*fn)(int))
         MPI_Barrier(MPI_COMM_WORLD);
         if (me == 0) {
             fn(iters / 10 + 1);
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             fn(iters);
-            s[r] = (now_ns() - t0) / iters;
+            s[r] = (bench_now_ns() - t0) / iters;
             MPI_Send(NULL, 0, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
         } else if (me == 1) {
             MPI_Request q;
@@ -98,8 +86,7 @@ static double measure(void (*fn)(int))
                 MPI_Test(&q, &done, MPI_STATUS_IGNORE);
         }
     }
-    qsort(s, (size_t)reps, sizeof *s, cmp);
-    return s[reps / 2];
+    return bench_median(s, reps);
 }
 
 static void run(const char *kind, const char *hints, MPI_Info info, int allocate, const char *only)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_time.h"
 
 #define BIG (1 << 20)
 #define MAX_REPS 63
@@ -55,19 +56,6 @@ static long pSync2[SHMEM_COLLECT_SYNC_SIZE];
 static long pWrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long red_src[1], red_dst[1];
 static long coll_src[1], coll_dst[64];
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* PE 0's operations, n of them; PE 1 waits. */
 static void op_put(int n) { for (int i = 0; i < n; i++) { shmem_putmem(word, &sink, 8, 1); shmem_quiet(); } }
@@ -152,14 +140,13 @@ static double measure(void (*fn)(int), int n, int all)
             fn(n / 10 + 1);
             if (all)
                 shmem_barrier_all();
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             fn(n);
-            s[r] = (now_ns() - t0) / n;
+            s[r] = (bench_now_ns() - t0) / n;
         }
     }
     shmem_barrier_all();
-    qsort(s, (size_t)reps, sizeof *s, cmp);
-    return s[reps / 2];
+    return bench_median(s, reps);
 }
 
 static void emit(const char *target, const char *op, double v, const char *unit)

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <shmem.h>
+#include "init_multiple.h"
 
 #define BIG ((size_t)8 << 20)
 static char dest[BIG];           /* global: always MPI RMA */
@@ -145,12 +146,7 @@ static void run_case(int which, unsigned char v)
 
 int main(void)
 {
-    int provided;
-    if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0 ||
-        provided != SHMEM_THREAD_MULTIPLE) {
-        fprintf(stderr, "SHMEM_THREAD_MULTIPLE not provided\n");
-        return EXIT_FAILURE;
-    }
+    shmem_check_init_multiple();
     me = shmem_my_pe();
     npes = shmem_n_pes();
     right = (me + 1) % npes;

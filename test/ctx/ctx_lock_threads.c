@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <shmem.h>
+#include "init_multiple.h"
 
 #define THREADS 4
 #define ROUNDS 60
@@ -57,12 +58,7 @@ static void *worker(void *arg)
 
 int main(void)
 {
-    int provided;
-    if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0 ||
-        provided != SHMEM_THREAD_MULTIPLE) {
-        fprintf(stderr, "SHMEM_THREAD_MULTIPLE not provided\n");
-        return EXIT_FAILURE;
-    }
+    shmem_check_init_multiple();
     alarm(150);
     lock = shmem_calloc(1, sizeof *lock);
     shmem_barrier_all();

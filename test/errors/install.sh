@@ -13,29 +13,7 @@ esac
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=4M
 unset PKG_CONFIG_PATH SHMEM_DEBUG
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-prefix=$tmp/prefix
-failures=0
-steps=0
-
-# step LABEL COMMAND...: run COMMAND, output to $tmp/log; report.
-step()
-{
-    label=$1
-    shift
-    steps=$((steps + 1))
-    "$@" >"$tmp/log" 2>&1
-    status=$?
-    if [ "$status" -eq 0 ]; then
-        echo "ok:   $label"
-        return 0
-    fi
-    failures=$((failures + 1))
-    echo "FAIL: $label (exit status $status): $*"
-    head -n 40 "$tmp/log"
-    return 1
-}
+. "$MESON_SOURCE_ROOT/test/install_common.sh"
 
 # runs NAME TEXT: run ./NAME on 2 PEs; stdout must contain TEXT.
 runs()
@@ -59,16 +37,7 @@ header_from()
 }
 
 # --- Install ---------------------------------------------------------------
-# buildtype=plain: the installed files are the same, and the build is
-# several times faster than the default optimized one.
-if ! { step "configure a build with --prefix" env CC="$CC" meson setup "$tmp/build" \
-           "$MESON_SOURCE_ROOT" --prefix="$prefix" --libdir=lib -Dtests=false \
-           -Dbenchmarks=false -Dbuildtype=plain &&
-       step "build" ninja -C "$tmp/build" &&
-       step "meson install" meson install -C "$tmp/build"; }; then
-    echo "cannot install: no further steps"
-    exit 1
-fi
+install_into_prefix
 for f in include/shmem.h include/shmemx.h include/mpishmem/type_tables.h \
          include/mpishmem/generic.h include/mpp/shmem.h include/mpp/shmemx.h \
          lib/pkgconfig/mpishmem.pc; do
@@ -131,5 +100,4 @@ step "mpp/shmem.h comes from the prefix" header_from "$mpp" mpp/shmem.h $CC $inc
 step "mpp_legacy.c builds" $CC $inc "$mpp" $lib -o "$tmp/mpp_legacy" &&
     step "mpp_legacy runs on 2 PEs" runs mpp_legacy "OK: mpp/shmem.h program on 2 PEs"
 
-echo "$failures of $steps steps failed"
-[ "$failures" -eq 0 ]
+finish

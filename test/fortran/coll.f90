@@ -88,23 +88,13 @@ contains
     call shmem_real4_max_to_all(q4, r4, n, start, stride, size, wr4, psync)
     call shmem_real8_max_to_all(q8, r8, n, start, stride, size, wr8, psync)
     call shmem_real16_max_to_all(q16, r16, n, start, stride, size, wr16, psync)
-    p = maxval(members)
-    do k = 1, n
-      if (t4(k) /= p + k .or. t8(k) /= int(p + k, 8) * 4294967296_8) call fail(20)
-      if (q4(k) /= p + k .or. q8(k) /= (p + k) * 0.5d0) call fail(21)
-      if (q16(k) /= (p + k) * 0.25_16) call fail(22)
-    end do
+    call check_extreme(maxval(members), 20)
     call shmem_int4_min_to_all(t4, s4, n, start, stride, size, w4, psync)
     call shmem_int8_min_to_all(t8, s8, n, start, stride, size, w8, psync)
     call shmem_real4_min_to_all(q4, r4, n, start, stride, size, wr4, psync)
     call shmem_real8_min_to_all(q8, r8, n, start, stride, size, wr8, psync)
     call shmem_real16_min_to_all(q16, r16, n, start, stride, size, wr16, psync)
-    p = minval(members)
-    do k = 1, n
-      if (t4(k) /= p + k .or. t8(k) /= int(p + k, 8) * 4294967296_8) call fail(30)
-      if (q4(k) /= p + k .or. q8(k) /= (p + k) * 0.5d0) call fail(31)
-      if (q16(k) /= (p + k) * 0.25_16) call fail(32)
-    end do
+    call check_extreme(minval(members), 30)
     ! Products of small values stay exact.
     do k = 1, n
       s4(k) = mod(me, 3) + 1
@@ -166,6 +156,18 @@ contains
     do k = 1, n
       if (any(transfer(d4(k), [0]) /= [e4, ishft(int(x8, 4), 8)])) call fail(54)
       if (any(transfer(d8(k), [0_8]) /= [x8, ishft(x8, 40)])) call fail(55)
+    end do
+  end subroutine
+
+  ! After a max or min reduction: element k of every type holds the
+  ! extreme PE p plus k, in each type's scale.  Fails with code .. code+2.
+  subroutine check_extreme(p, code)
+    integer, intent(in) :: p, code
+    integer :: k
+    do k = 1, n
+      if (t4(k) /= p + k .or. t8(k) /= int(p + k, 8) * 4294967296_8) call fail(code)
+      if (q4(k) /= p + k .or. q8(k) /= (p + k) * 0.5d0) call fail(code + 1)
+      if (q16(k) /= (p + k) * 0.25_16) call fail(code + 2)
     end do
   end subroutine
 

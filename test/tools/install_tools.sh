@@ -9,31 +9,8 @@
 : "${MESON_SOURCE_ROOT:?}" "${CC:?}" "${MPI_FLAVOR:?}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHMEM_SYMMETRIC_SIZE=4M
 unset PKG_CONFIG_PATH SHMEM_DEBUG MPISHMEM_CC MPISHMEM_CXX MPISHMEM_LINK MPISHMEM_MPIEXEC
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-prefix=$tmp/prefix
-failures=0
-steps=0
-step()
-{
-    label=$1
-    shift
-    steps=$((steps + 1))
-    if "$@" >"$tmp/log" 2>&1; then
-        echo "ok:   $label"
-        return 0
-    fi
-    failures=$((failures + 1))
-    echo "FAIL: $label: $*"
-    head -n 40 "$tmp/log"
-    return 1
-}
-if ! { step "configure" env CC="$CC" meson setup "$tmp/build" "$MESON_SOURCE_ROOT" \
-           --prefix="$prefix" --libdir=lib -Dtests=false -Dbenchmarks=false -Dbuildtype=plain &&
-       step "build" ninja -C "$tmp/build" &&
-       step "meson install" meson install -C "$tmp/build"; }; then
-    exit 1
-fi
+. "$MESON_SOURCE_ROOT/test/install_common.sh"
+install_into_prefix
 for f in bin/oshcc bin/oshc++ bin/oshrun bin/mpishmem-info include/pshmem.h \
          lib/libmpishmem.a lib/pkgconfig/mpishmem.pc lib/pkgconfig/mpishmem-shared.pc; do
     step "installed $f" test -e "$prefix/$f"
@@ -85,5 +62,4 @@ step "mpishmem-info runs without mpiexec" sh -c "timeout 120 mpishmem-info | gre
 for page in oshrun oshcc mpishmem-info shmem_put shmem_long_put shmem_pcontrol shmem_init; do
     step "man $page" sh -c "MANPATH=$prefix/share/man man -P cat $page 2>/dev/null | grep -q 'mpishmem [0-9]'"
 done
-echo "$failures of $steps steps failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,0 +1,34 @@
+/*
+ * mpishmem benchmarks: the clock and the median, with no library behind
+ * them, so the raw-MPI floor (mpi_routes.c) and the standard-API benchmark
+ * that also builds with other OpenSHMEMs' oshcc (oshbench.c) share them.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_BENCH_TIME_H
+#define MPISHMEM_BENCH_TIME_H
+
+#include <stdlib.h>
+#include <time.h>
+
+static inline double bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts v. */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#endif
