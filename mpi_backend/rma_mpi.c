@@ -30,6 +30,28 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
     }
 }
 
+/* A blocking get waits for its own request, not for a local flush of the
+ * target: under MPI_THREAD_MULTIPLE, when threads share a window (contexts
+ * sharing a lane), MPICH 4.0 (ch4:ucx) can return from one thread's
+ * MPI_Win_flush_local while another thread flushes the same target and
+ * the data is still on its way: the get then lands in a stack frame that
+ * is gone (ctx_threads at 3 PEs with MPISHMEM_CTX_LANES=0 crashed so).
+ * Used under SHMEM_THREAD_MULTIPLE only; one thread keeps Get + flush_local,
+ * the faster route measured for issue 10. */
+void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off)
+{
+    char *p = dst;
+    while (n > 0) {
+        size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
+        MPI_Request r;
+        MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        p += c;
+        off += c;
+        n -= c;
+    }
+}
+
 /* A committed type of `count` blocks of `bsize` elements, `stride` elements
  * apart.  The caller frees it; MPI keeps it alive until the operation ends. */
 static MPI_Datatype strided_type(size_t count, size_t bsize, ptrdiff_t stride, size_t elem)

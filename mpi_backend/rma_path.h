@@ -106,6 +106,8 @@ const void *mpishmem_bounce_stage(MPI_Win win, int rank, const void *src, size_t
 
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off);
 void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off);
+/* The same, returning once the data has arrived. */
+void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off);
 
 static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
                                       const void *src, size_t n, int pe, int blocking)
@@ -154,8 +156,13 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
     if (blocking) {
         /* Observe this context's earlier puts and AMOs to pe. */
         mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
-        mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
-        MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
+        int rank = mpishmem_segment_rank(s, pe);
+        if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE)) {
+            mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
+        } else {
+            mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
+            MPI_Win_flush_local(rank, l->win);
+        }
         return;
     }
     mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
