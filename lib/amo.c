@@ -7,11 +7,16 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/amo_path.h"
+#include "trace.h"
 
 /* op on *dest with operands value/cond; result pointer r or NULL. */
 #define AMO(ctx, op, dest, T, v, c, r, blocking)                                             \
-    mpishmem_amo(__func__, ctx, MPISHMEM_AMO_##op, (void *)(dest), sizeof(T), v, c, r, pe,  \
-                 blocking)
+    do {                                                                                   \
+        mpishmem_amo(__func__, ctx, MPISHMEM_AMO_##op, (void *)(dest), sizeof(T), v, c, r, \
+                     pe, blocking);                                                        \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            mpishmem_trace_op(ctx, pe, MPISHMEM_TRACE_AMO, sizeof(T));                     \
+    } while (0)
 
 /* Each routine body exists once and is instantiated for the default
  * context and for shmem_ctx_ (the body reads `ctx`). */

@@ -8,11 +8,24 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/rma_path.h"
+#include "trace.h"
 
+/* Each counts itself in the communication map after the data path has
+ * checked its arguments (one predictable branch when MPISHMEM_TRACE is off). */
 #define PUT(ctx, d, s, bytes, pe, blocking)                                                \
-    mpishmem_put_bytes(__func__, ctx, d, s, bytes, pe, blocking)
+    do {                                                                                   \
+        size_t b_ = (bytes);                                                               \
+        mpishmem_put_bytes(__func__, ctx, d, s, b_, pe, blocking);                         \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            mpishmem_trace_op(ctx, pe, MPISHMEM_TRACE_PUT, b_);                            \
+    } while (0)
 #define GET(ctx, d, s, bytes, pe, blocking)                                                \
-    mpishmem_get_bytes(__func__, ctx, d, s, bytes, pe, blocking)
+    do {                                                                                   \
+        size_t b_ = (bytes);                                                               \
+        mpishmem_get_bytes(__func__, ctx, d, s, b_, pe, blocking);                         \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            mpishmem_trace_op(ctx, pe, MPISHMEM_TRACE_GET, b_);                            \
+    } while (0)
 #define BYTES(n, elem) mpishmem_checked_bytes(__func__, n, elem)
 
 /* Contiguous routines.  PT is the pointer element type of the signature
@@ -39,8 +52,13 @@
 
 /* Strided routines: iput/iget are ibput/ibget with one-element blocks. */
 #define STRIDED(ctx, is_put, target, local, tst, lst, ELEM, bsize, nblocks, pe)              \
-    mpishmem_strided(__func__, ctx, is_put, (char *)(target), (char *)(local), tst, lst,    \
-                     ELEM, bsize, nblocks, pe)
+    do {                                                                                   \
+        mpishmem_strided(__func__, ctx, is_put, (char *)(target), (char *)(local), tst, lst, \
+                         ELEM, bsize, nblocks, pe);                                        \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            mpishmem_trace_op(ctx, pe, is_put ? MPISHMEM_TRACE_PUT : MPISHMEM_TRACE_GET,   \
+                              (size_t)(ELEM) * (bsize) * (nblocks));                       \
+    } while (0)
 #define DEFINE_RMA_STRIDED(PT, ELEM, IPUT, IGET, IBPUT, IBGET)                               \
     void shmem_##IPUT(PT *dest, const PT *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,     \
                       int pe)                                                              \
