@@ -28,7 +28,7 @@ static uint64_t amo(const char *fn, int op, long *lock, uint64_t v, uint64_t con
     uint64_t old;
     mpishmem_amo(fn, SHMEM_CTX_DEFAULT, op, lock, sizeof old, &v, &cond, &old, pe, 1);
     if (MPISHMEM_TRACE_ON) /* a lock's traffic is its AMOs */
-        mpishmem_trace_op(SHMEM_CTX_DEFAULT, pe, MPISHMEM_TRACE_AMO, sizeof old);
+        mpishmem_trace_op(fn, SHMEM_CTX_DEFAULT, pe, MPISHMEM_TRACE_AMO, sizeof old);
     return old;
 }
 

@@ -37,10 +37,12 @@ static void count(int world_pe, int kind, size_t bytes)
     __atomic_fetch_add(&c->bytes, (uint64_t)bytes, __ATOMIC_RELAXED);
 }
 
-void mpishmem_trace_op(shmem_ctx_t ctx, int pe, int kind, size_t bytes)
+void mpishmem_trace_op(const char *routine, shmem_ctx_t ctx, int pe, int kind, size_t bytes)
 {
     if (ctx == SHMEM_CTX_INVALID || bytes == 0 || table == NULL)
         return;
+    if (MPISHMEM_DEBUG_ON) /* the message a bad handle gets, before we read it */
+        mpishmem_check_ctx(routine, ctx);
     if (ctx->pe_map != NULL) {
         if ((unsigned)pe >= (unsigned)ctx->n_pes)
             return;

@@ -26,14 +26,17 @@ enum mpishmem_trace_kind {
     MPISHMEM_TRACE_KINDS
 };
 
-/* Set by shmem_init from MPISHMEM_TRACE (PE 0's value), cleared at finalize. */
-extern int mpishmem_trace_on;
+/* Set by shmem_init from MPISHMEM_TRACE (PE 0's value), cleared at finalize.
+ * Hidden: read PC-relative, not through the shared library's GOT. */
+extern int mpishmem_trace_on __attribute__((visibility("hidden")));
 #define MPISHMEM_TRACE_ON MPISHMEM_UNLIKELY(mpishmem_trace_on)
 
-/* One operation of `kind` moving `bytes` to `pe` (numbered in ctx's team,
- * already validated by the data path).  Nothing for SHMEM_CTX_INVALID or
- * zero-byte transfers, which the data path skips too. */
-void mpishmem_trace_op(shmem_ctx_t ctx, int pe, int kind, size_t bytes) __attribute__((cold));
+/* One operation of `kind` moving `bytes` to `pe` (numbered in ctx's team).
+ * Called before the data path, so that stays a tail call: arguments the
+ * data path will reject are not counted (it stops the job anyway), nor are
+ * SHMEM_CTX_INVALID and zero-byte transfers, which do nothing. */
+void mpishmem_trace_op(const char *routine, shmem_ctx_t ctx, int pe, int kind, size_t bytes)
+    __attribute__((cold));
 
 /* One collective call on comm: one operation to every other member, with
  * `bytes` to each (root < 0), or, for a rooted call, `bytes` from the root
