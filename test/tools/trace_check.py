@@ -25,8 +25,9 @@ def expected(np_, mode, n, b):
         o, by = e.get((s, d, k), (0, 0))
         e[(s, d, k)] = (o + ops, by + nbytes)
     # Collective calls: ring one barrier; plain a barrier before and after
-    # the puts; mixed those, the broadcast and a closing barrier.
-    barriers = {"ring": 1, "plain": 2, "mixed": 4}[mode]
+    # the puts; mixed those, a broadcast, reduce, fcollect, alltoall, team
+    # sync and a closing barrier.
+    barriers = {"ring": 1, "plain": 2, "mixed": 8}[mode]
     for s in range(np_):
         right, left = (s + 1) % np_, (s - 1) % np_
         for d in range(np_):
@@ -42,6 +43,9 @@ def expected(np_, mode, n, b):
             add(s, left, "get", 1, b)
             add(s, 0, "amo", 1, 8)
             add(s, right, "signal", 1, b + 8)
+            for d in range(np_):   # reduce, fcollect, alltoall: 8 bytes per peer
+                if d != s:
+                    add(s, d, "collective", 0, 3 * 8)
             if s == 0:  # the broadcast's root sends 8 bytes to each other PE
                 for d in range(1, np_):
                     add(s, d, "collective", 0, 8)

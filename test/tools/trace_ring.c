@@ -7,7 +7,9 @@
  *                           barrier, a get of B bytes from the left
  *                           neighbour, an atomic add on PE 0, a put-with-
  *                           signal of B bytes to the right, a broadcast of
- *                           8 bytes from PE 0 and a closing barrier
+ *                           8 bytes from PE 0, a sum reduction, fcollect
+ *                           and alltoall of one long, a team sync and a
+ *                           closing barrier
  *
  * The data is checked too (exit 1 on a wrong value); the counts are checked
  * by trace.sh from the MPISHMEM_TRACE file.
@@ -89,6 +91,19 @@ int main(int argc, char **argv)
         ok &= check("put_signal", inbox, left);
         long v = 42;
         shmem_long_broadcast(SHMEM_TEAM_WORLD, bcast, &v, 1, 0);
+        /* One of each other collective family, 8 bytes per peer each. */
+        long *one = shmem_malloc(sizeof(long)), *sum = shmem_malloc(sizeof(long));
+        long *all = shmem_malloc((size_t)n * sizeof(long));
+        long *mine = shmem_malloc((size_t)n * sizeof(long));
+        *one = me;
+        for (int i = 0; i < n; i++)
+            mine[i] = me * 100 + i;
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, sum, one, 1);
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, all, one, 1);
+        ok &= *sum == (long)n * (n - 1) / 2 && all[n - 1] == n - 1;
+        shmem_long_alltoall(SHMEM_TEAM_WORLD, all, mine, 1);
+        ok &= all[left] == left * 100 + me;
+        shmem_team_sync(SHMEM_TEAM_WORLD);
         shmem_barrier_all();
         ok &= *bcast == 42;
         if (me == 0 && *counter != n) {
