@@ -7,11 +7,29 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/amo_path.h"
+#include "trace.h"
 
 /* op on *dest with operands value/cond; result pointer r or NULL. */
 #define AMO(ctx, op, dest, T, v, c, r, blocking)                                             \
-    mpishmem_amo(__func__, ctx, MPISHMEM_AMO_##op, (void *)(dest), sizeof(T), v, c, r, pe,  \
-                 blocking)
+    do {                                                                                   \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            amo_traced(__func__, ctx, MPISHMEM_AMO_##op, (void *)(dest), sizeof(T), v, c,  \
+                       r, pe, blocking);                                                   \
+        else                                                                               \
+            mpishmem_amo(__func__, ctx, MPISHMEM_AMO_##op, (void *)(dest), sizeof(T), v,   \
+                         c, r, pe, blocking);                                              \
+    } while (0)
+
+/* Tracing (MPISHMEM_TRACE): a separate, cold copy that counts first, so the
+ * fast path gains one predictable branch and keeps its tail call. */
+static __attribute__((noinline, cold)) void amo_traced(const char *routine, shmem_ctx_t ctx,
+                                                       int op, void *dest, size_t size,
+                                                       const void *v, const void *c, void *r,
+                                                       int pe, int blocking)
+{
+    mpishmem_trace_op(routine, ctx, pe, MPISHMEM_TRACE_AMO, size);
+    mpishmem_amo(routine, ctx, op, dest, size, v, c, r, pe, blocking);
+}
 
 /* Each routine body exists once and is instantiated for the default
  * context and for shmem_ctx_ (the body reads `ctx`). */

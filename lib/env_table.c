@@ -33,6 +33,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     {"MPISHMEM_VISIBLE_DEVICES", "all",
      "devices this PE may put memory spaces on: cpu, gpu, gpuN, all, none"},
     {"MPISHMEM_CUDART", "unset", "path of the CUDA runtime library to load"},
+    {"MPISHMEM_TRACE", "unset",
+     "file for the communication map: PE 0 writes per-PE ops and bytes as CSV at shmem_finalize "
+     "(docs/tools.md)"},
     {"OMPI_MCA_osc", "unset",
      "Open MPI's RMA component; if unset and shmem_init starts MPI, the library sets ucx,sm"},
     {NULL, NULL, NULL},

@@ -24,6 +24,7 @@
 #include "../spaces/space.h"
 #include "../teams/team.h"
 #include "context.h"
+#include "trace.h"
 
 mpishmem_runtime_t mpishmem_rt = {
     .state = MPISHMEM_NOT_INITIALIZED,
@@ -212,6 +213,7 @@ static void start(int requested, int *provided)
         mpishmem_fatal("shmem_init", "cannot create the predefined memory spaces: %s%s",
                        mpi_text(rc).s, advice());
 
+    mpishmem_trace_init();
     mpishmem_rt.state = MPISHMEM_RUNNING;
     static int exit_check_registered;
     if (!exit_check_registered++)
@@ -255,6 +257,8 @@ void shmem_finalize(void)
 {
     if (mpishmem_rt.state != MPISHMEM_RUNNING)
         return; /* finalizing twice, or never initialized: nothing to do */
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_finalize(); /* collective: PE 0 writes MPISHMEM_TRACE's file */
     shmem_barrier_all();
     mpishmem_contexts_finalize();
     mpishmem_coll_finalize();

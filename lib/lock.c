@@ -15,6 +15,7 @@
 #include <shmem.h>
 #include "../mpi_backend/amo_path.h"
 #include "../mpi_backend/progress.h"
+#include "trace.h"
 
 #define HOME_PE 0
 #define TAIL_SHIFT 32
@@ -26,6 +27,8 @@ static uint64_t amo(const char *fn, int op, long *lock, uint64_t v, uint64_t con
 {
     uint64_t old;
     mpishmem_amo(fn, SHMEM_CTX_DEFAULT, op, lock, sizeof old, &v, &cond, &old, pe, 1);
+    if (MPISHMEM_TRACE_ON) /* a lock's traffic is its AMOs */
+        mpishmem_trace_op(fn, SHMEM_CTX_DEFAULT, pe, MPISHMEM_TRACE_AMO, sizeof old);
     return old;
 }
 

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "error.h"
 #include "runtime.h"
+#include "trace.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/rma_path.h"
 
@@ -97,6 +98,8 @@ void shmem_pe_quiet(const int *target_pes, size_t npes)
 void shmem_barrier_all(void)
 {
     mpishmem_check_running("shmem_barrier_all");
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(mpishmem_rt.world, -1, 0);
     mpishmem_complete_all();
     mpishmem_barrier_comm(mpishmem_rt.world);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -105,6 +108,8 @@ void shmem_barrier_all(void)
 void shmem_sync_all(void)
 {
     mpishmem_check_running("shmem_sync_all");
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(mpishmem_rt.world, -1, 0);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     mpishmem_barrier_comm(mpishmem_rt.world);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -8,11 +8,53 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/rma_path.h"
+#include "trace.h"
 
+/* Tracing (MPISHMEM_TRACE): the routine takes a separate, cold copy of its
+ * data path that counts first, so the fast path gains one predictable
+ * branch and keeps its tail call (no registers saved for the count). */
+static __attribute__((noinline, cold)) void put_traced(const char *routine, shmem_ctx_t ctx,
+                                                       void *d, const void *s, size_t n,
+                                                       int pe, int blocking)
+{
+    mpishmem_trace_op(routine, ctx, pe, MPISHMEM_TRACE_PUT, n);
+    mpishmem_put_bytes(routine, ctx, d, s, n, pe, blocking);
+}
+
+static __attribute__((noinline, cold)) void get_traced(const char *routine, shmem_ctx_t ctx,
+                                                       void *d, const void *s, size_t n,
+                                                       int pe, int blocking)
+{
+    mpishmem_trace_op(routine, ctx, pe, MPISHMEM_TRACE_GET, n);
+    mpishmem_get_bytes(routine, ctx, d, s, n, pe, blocking);
+}
+
+static __attribute__((noinline, cold)) void
+strided_traced(const char *routine, shmem_ctx_t ctx, int is_put, char *target, char *local,
+               ptrdiff_t tst, ptrdiff_t lst, size_t elem, size_t bsize, size_t nblocks, int pe)
+{
+    mpishmem_trace_op(routine, ctx, pe, is_put ? MPISHMEM_TRACE_PUT : MPISHMEM_TRACE_GET,
+                      elem * bsize * nblocks);
+    mpishmem_strided(routine, ctx, is_put, target, local, tst, lst, elem, bsize, nblocks, pe);
+}
+
+/* GCC 12 still sets up an 8-byte stack frame on the fast path of the
+ * count-checked forms (putmem, getmem, ...): with the flag test that costs
+ * them about 0.7 ns on the load/store path (docs/tools.md). */
 #define PUT(ctx, d, s, bytes, pe, blocking)                                                \
-    mpishmem_put_bytes(__func__, ctx, d, s, bytes, pe, blocking)
+    do {                                                                                   \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            put_traced(__func__, ctx, d, s, bytes, pe, blocking);                          \
+        else                                                                               \
+            mpishmem_put_bytes(__func__, ctx, d, s, bytes, pe, blocking);                  \
+    } while (0)
 #define GET(ctx, d, s, bytes, pe, blocking)                                                \
-    mpishmem_get_bytes(__func__, ctx, d, s, bytes, pe, blocking)
+    do {                                                                                   \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            get_traced(__func__, ctx, d, s, bytes, pe, blocking);                          \
+        else                                                                               \
+            mpishmem_get_bytes(__func__, ctx, d, s, bytes, pe, blocking);                  \
+    } while (0)
 #define BYTES(n, elem) mpishmem_checked_bytes(__func__, n, elem)
 
 /* Contiguous routines.  PT is the pointer element type of the signature
@@ -39,8 +81,14 @@
 
 /* Strided routines: iput/iget are ibput/ibget with one-element blocks. */
 #define STRIDED(ctx, is_put, target, local, tst, lst, ELEM, bsize, nblocks, pe)              \
-    mpishmem_strided(__func__, ctx, is_put, (char *)(target), (char *)(local), tst, lst,    \
-                     ELEM, bsize, nblocks, pe)
+    do {                                                                                   \
+        if (MPISHMEM_TRACE_ON)                                                             \
+            strided_traced(__func__, ctx, is_put, (char *)(target), (char *)(local), tst,  \
+                           lst, ELEM, bsize, nblocks, pe);                                 \
+        else                                                                               \
+            mpishmem_strided(__func__, ctx, is_put, (char *)(target), (char *)(local), tst, \
+                             lst, ELEM, bsize, nblocks, pe);                               \
+    } while (0)
 #define DEFINE_RMA_STRIDED(PT, ELEM, IPUT, IGET, IBPUT, IBGET)                               \
     void shmem_##IPUT(PT *dest, const PT *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,     \
                       int pe)                                                              \

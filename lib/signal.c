@@ -13,6 +13,7 @@
 #include <shmem.h>
 #include "../mpi_backend/amo_path.h"
 #include "../mpi_backend/progress.h"
+#include "trace.h"
 
 static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
                               const void *src, size_t bytes, uint64_t *sig_addr,
@@ -33,6 +34,8 @@ static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
     }
     mpishmem_amo(routine, ctx, sig_op == SHMEM_SIGNAL_SET ? MPISHMEM_AMO_SET : MPISHMEM_AMO_ADD,
                  sig_addr, sizeof *sig_addr, &signal, NULL, NULL, pe, 1);
+    if (MPISHMEM_TRACE_ON) /* one signal operation: the data and the signal word */
+        mpishmem_trace_op(routine, ctx, pe, MPISHMEM_TRACE_SIGNAL, bytes + sizeof *sig_addr);
 }
 
 /* The blocking and _nbi forms share one body: after the flush above the
@@ -81,22 +84,32 @@ void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
 {
     mpishmem_amo(__func__, ctx, MPISHMEM_AMO_ADD, sig_addr, sizeof signal, &signal, NULL,
                  NULL, pe, 1);
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_op(__func__, ctx, pe, MPISHMEM_TRACE_SIGNAL, sizeof signal);
 }
 
 void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
     mpishmem_amo("shmem_signal_add", SHMEM_CTX_DEFAULT, MPISHMEM_AMO_ADD, sig_addr,
                  sizeof signal, &signal, NULL, NULL, pe, 1);
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_op("shmem_signal_add", SHMEM_CTX_DEFAULT, pe, MPISHMEM_TRACE_SIGNAL,
+                          sizeof signal);
 }
 
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
     mpishmem_amo(__func__, ctx, MPISHMEM_AMO_SET, sig_addr, sizeof signal, &signal, NULL,
                  NULL, pe, 1);
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_op(__func__, ctx, pe, MPISHMEM_TRACE_SIGNAL, sizeof signal);
 }
 
 void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
     mpishmem_amo("shmem_signal_set", SHMEM_CTX_DEFAULT, MPISHMEM_AMO_SET, sig_addr,
                  sizeof signal, &signal, NULL, NULL, pe, 1);
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_op("shmem_signal_set", SHMEM_CTX_DEFAULT, pe, MPISHMEM_TRACE_SIGNAL,
+                          sizeof signal);
 }

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include "coll.h"
+#include "../trace.h"
 
 /* Exchange one block of type st/rt (count elements of dt when contiguous)
  * with every PE. */
@@ -46,6 +47,8 @@ void mpishmem_coll_alltoall(const char *routine, mpishmem_coll_comm_t *c, void *
     }
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, bytes);
     exchange(routine, c, dest, source, total, dest == source, count, dt, dt);
 }
 
@@ -95,6 +98,8 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
     }
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, nelems * esize);
     if (dst == 1 && sst == 1) {
         exchange(routine, c, dest, source, dspan, in_place, count, dt, dt);
         return;

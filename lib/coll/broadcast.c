@@ -12,6 +12,7 @@
  */
 #include <string.h>
 #include "coll.h"
+#include "../trace.h"
 
 /* Above this many bytes the root's copy to its own dest costs more than
  * MPI's non-blocking broadcast loses to the blocking one (measured: at
@@ -36,6 +37,8 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
     }
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, root, bytes);
     int am_root = c->me == root;
     int copy = am_root && root_dest && dest != source;
     int copy_now = copy && !mpishmem_coll_overlap(dest, bytes, source, bytes);

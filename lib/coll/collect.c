@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
+#include "../trace.h"
 
 /* The send buffer for a gather into dest (total bytes) whose block for
  * this PE is `slot`. */
@@ -52,6 +53,8 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
     }
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, bytes);
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
                       gather_source(slot, source, bytes, dest, total), count, dt, dest, count,
                       dt, c->comm);
@@ -96,6 +99,8 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     }
     if (sum == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, bytes);
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgatherv,
                       MPI_Iallgatherv, gather_source(slot, source, bytes, dest, total), count,
                       dt, dest, c->counts, c->displs, dt, c->comm);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
+#include "../trace.h"
 
 /* Checks and send buffer shared by reductions and scans.  Returns the
  * count, 0 when there is nothing to do. */
@@ -49,6 +50,8 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     int count = prepare(routine, "nreduce", c, dest, source, nreduce, esize, &send, &tmp, &bytes);
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, bytes);
     if (op == MPI_MAX || op == MPI_MIN)
         op = mpishmem_coll_minmax_op(routine, op, dt);
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
@@ -66,6 +69,8 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
     int count = prepare(routine, "nelems", c, dest, source, nelems, esize, &send, &tmp, &bytes);
     if (count == 0)
         return;
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, bytes);
     int blocking = mpishmem_coll_blocking(c);
     if (exclusive)
         MPISHMEM_COLL_RUN(routine, blocking, MPI_Exscan, MPI_Iexscan, send, dest, count, dt,

@@ -11,9 +11,12 @@
  */
 #include "coll.h"
 #include "../../mpi_backend/segment.h"
+#include "../trace.h"
 
 static void sync_comm(const char *routine, const mpishmem_coll_comm_t *c)
 {
+    if (MPISHMEM_TRACE_ON)
+        mpishmem_trace_coll(c->comm, -1, 0);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Barrier, MPI_Ibarrier, c->comm);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
