@@ -18,7 +18,9 @@
 /* Time between two polls.  A peer's blocking get or fetch_add on a
  * computing PE waits up to this long (plus the poll) for the target side;
  * a shorter nap costs the computing PE more wake-ups (docs/progress.md). */
-#define POLL_INTERVAL_NS 20000L
+#ifndef POLL_INTERVAL_NS
+#define POLL_INTERVAL_NS 100000L
+#endif
 
 static pthread_t thread;
 static int running;
