@@ -19,7 +19,7 @@
  * computing PE waits up to this long (plus the poll) for the target side;
  * a shorter nap costs the computing PE more wake-ups (docs/progress.md). */
 #ifndef POLL_INTERVAL_NS
-#define POLL_INTERVAL_NS 100000L
+#define POLL_INTERVAL_NS 20000L
 #endif
 
 static pthread_t thread;
