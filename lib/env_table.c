@@ -23,6 +23,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
      "0: other PEs' globals go through MPI even on the same node (docs/globals.md)"},
     {"MPISHMEM_YIELD", "unset",
      "1 yield the core while waiting, 0 spin; unset: yield when PEs outnumber cores"},
+    {"MPISHMEM_PROGRESS_THREAD", "unset",
+     "1: a thread per PE drives MPI progress while it computes, 0: none; unset: only "
+     "where it costs nothing (docs/progress.md)"},
     {"MPISHMEM_CTX_LANES", "4 (0 when oversubscribed)",
      "extra MPI windows per segment so contexts complete independently (0 to 15)"},
     {"SHMEM_ENABLE_CPU_SPACE", "unset", "enable the predefined CPU memory space (rules: docs/spaces.md)"},

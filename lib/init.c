@@ -19,6 +19,8 @@
 #include "runtime.h"
 #include "coll/coll.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/progress_thread.h"
+#include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
@@ -140,7 +142,7 @@ static void check_heap_fits(const mpishmem_settings_t *set)
  * shmem_init at 8 PEs on 2 cores (docs/performance-waiting.md), and
  * contexts stay correct on lane 0.  The window count must match on every
  * node, so any oversubscribed node decides for all. */
-static void plan_waiting(const mpishmem_settings_t *set)
+static int plan_waiting(const mpishmem_settings_t *set)
 {
     int cores = mpishmem_node_cores(mpishmem_rt.node);
     int over = mpishmem_rt.node_size > cores, any_over = over;
@@ -148,6 +150,34 @@ static void plan_waiting(const mpishmem_settings_t *set)
     MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
     if (any_over && getenv("MPISHMEM_CTX_LANES") == NULL)
         mpishmem_rt.ctx_lanes = 0;
+    return cores;
+}
+
+/* The progress thread (docs/progress.md).  Unset, it runs only where it
+ * helps and costs nothing measurable: other PEs reach this one through MPI
+ * RMA (MPISHMEM_SHM=0, or PEs on other nodes), and the node has a core for
+ * every PE and every thread.  It needs MPI_THREAD_MULTIPLE; the SHMEM
+ * level the user gets is unchanged. */
+static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int cores)
+{
+    int want = set->progress_thread;
+    if (want < 0) {
+        int by_mpi = mpishmem_rt.n_pes > 1 &&
+                     !(mpishmem_segments.heap->amo_cpu && mpishmem_globals_segment.amo_cpu);
+        want = by_mpi && cores >= 2 * mpishmem_rt.node_size;
+    }
+    if (want && mpi_provided < MPI_THREAD_MULTIPLE) {
+        if (set->progress_thread == 1 && mpishmem_rt.my_pe == 0)
+            fprintf(stderr, "mpishmem: shmem_init: MPISHMEM_PROGRESS_THREAD=1 needs "
+                            "MPI_THREAD_MULTIPLE, but MPI was started with less (the program "
+                            "called MPI_Init or MPI_Init_thread first); continuing without "
+                            "the progress thread\n");
+        want = 0;
+    }
+    int rc = mpishmem_progress_thread_start(mpishmem_rt.world, want);
+    if (rc != 0 && set->progress_thread == 1)
+        mpishmem_fatal("shmem_init", "MPISHMEM_PROGRESS_THREAD=1: cannot start the progress "
+                       "thread: %s", strerror(rc));
 }
 
 static void start(int requested, int *provided)
@@ -165,7 +195,13 @@ static void start(int requested, int *provided)
     MPI_Initialized(&up);
     if (!up) {
         mpishmem_quirks_before_mpi_init(); /* only MPI that we start ourselves */
-        if (MPI_Init_thread(NULL, NULL, thread_levels_mpi[requested], &mpi_provided) !=
+        /* A progress thread needs MPI_THREAD_MULTIPLE from MPI; the user's
+         * SHMEM level stays `requested`. */
+        int progress = mpishmem_peek_progress_thread();
+        if (progress < 0)
+            progress = mpishmem_progress_thread_may_fit();
+        int mpi_level = progress ? MPI_THREAD_MULTIPLE : thread_levels_mpi[requested];
+        if (MPI_Init_thread(NULL, NULL, mpi_level, &mpi_provided) !=
             MPI_SUCCESS)
             mpishmem_fatal("shmem_init", "MPI_Init_thread failed");
         mpishmem_rt.we_initialized_mpi = 1;
@@ -189,7 +225,7 @@ static void start(int requested, int *provided)
     mpishmem_rt.ctx_lanes = set.ctx_lanes;
 
     map_node();
-    plan_waiting(&set);
+    int cores = plan_waiting(&set);
 
     /* Devices, enabled spaces, the default space and so the heap's size. */
     mpishmem_spaces_plan(&set);
@@ -214,6 +250,8 @@ static void start(int requested, int *provided)
                        mpi_text(rc).s, advice());
 
     mpishmem_trace_init();
+    plan_progress(&set, mpi_provided, cores);
+
     mpishmem_rt.state = MPISHMEM_RUNNING;
     static int exit_check_registered;
     if (!exit_check_registered++)
@@ -260,6 +298,8 @@ void shmem_finalize(void)
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_finalize(); /* collective: PE 0 writes MPISHMEM_TRACE's file */
     shmem_barrier_all();
+    /* From here on every PE is inside the library and polls MPI itself. */
+    mpishmem_progress_thread_stop();
     mpishmem_contexts_finalize();
     mpishmem_coll_finalize();
     mpishmem_teams_finalize();

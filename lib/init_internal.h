@@ -27,6 +27,7 @@ typedef struct mpishmem_settings {
     int shm;
     int shm_globals;             /* MPISHMEM_SHM_GLOBALS (globals_shm.c acts on it at load) */
     int yield;                   /* 1, 0, or -1 for "decide from the node" */
+    int progress_thread;         /* MPISHMEM_PROGRESS_THREAD: 1, 0, or -1 (decide) */
     int print_version;
     int print_info;
     int ctx_lanes;               /* extra windows per segment for contexts */
@@ -39,6 +40,10 @@ typedef struct mpishmem_settings {
 /* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
  * unset or empty; any other value stops the job naming the variable. */
 int mpishmem_read_bool(const char *const *names, int dflt);
+/* MPISHMEM_PROGRESS_THREAD before MPI starts (so shmem_init knows whether
+ * to ask for MPI_THREAD_MULTIPLE): 1, 0, or -1 when unset.  A malformed
+ * value reads as -1 here; mpishmem_read_settings then stops the job. */
+int mpishmem_peek_progress_thread(void);
 /* Parse every variable; a malformed value stops the job with a message
  * naming the variable and its value. */
 void mpishmem_read_settings(mpishmem_settings_t *set);

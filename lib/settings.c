@@ -13,6 +13,7 @@
 #include "error.h"
 #include "init_internal.h"
 #include "runtime.h"
+#include "../mpi_backend/progress_thread.h"
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/segment.h"
 #include "../spaces/heap.h"
@@ -25,6 +26,7 @@ static const char *const shm_vars[] = {"MPISHMEM_SHM", NULL};
 static const char *const shm_globals_vars[] = {"MPISHMEM_SHM_GLOBALS", NULL};
 static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
 static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
+static const char *const progress_vars[] = {"MPISHMEM_PROGRESS_THREAD", NULL};
 
 /* MPISHMEM_CTX_LANES: an integer in [0, MPISHMEM_MAX_LANES - 1]. */
 static int read_lanes(void)
@@ -56,6 +58,13 @@ int mpishmem_read_bool(const char *const *names, int dflt)
     return b;
 }
 
+int mpishmem_peek_progress_thread(void)
+{
+    const char *v = mpishmem_getenv_first(progress_vars, NULL);
+    int b = v == NULL ? -1 : mpishmem_parse_bool(v);
+    return b < 0 ? -1 : b;
+}
+
 void mpishmem_read_settings(mpishmem_settings_t *set)
 {
     const char *which = NULL;
@@ -78,6 +87,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->shm = mpishmem_read_bool(shm_vars, 1);
     set->shm_globals = mpishmem_read_bool(shm_globals_vars, 1);
     set->yield = mpishmem_read_bool(yield_vars, -1);
+    set->progress_thread = mpishmem_read_bool(progress_vars, -1);
     set->print_version = mpishmem_read_bool(version_vars, 0);
     set->print_info = mpishmem_read_bool(info_vars, 0);
     set->ctx_lanes = read_lanes();
@@ -85,12 +95,15 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
 
 void mpishmem_agree_settings(const mpishmem_settings_t *set)
 {
-    enum { N = 5 };
+    enum { N = 6 };
+    /* MPISHMEM_PROGRESS_THREAD: 0 off, 1 on, 2 unset. */
     unsigned long long mine[N] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm,
-                                  (unsigned)set->ctx_lanes, (unsigned)set->shm_globals};
+                                  (unsigned)set->ctx_lanes, (unsigned)set->shm_globals,
+                                  set->progress_thread < 0 ? 2u : (unsigned)set->progress_thread};
     unsigned long long lo[N], hi[N];
     static const char *const what[N] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM",
-                                        "MPISHMEM_CTX_LANES", "MPISHMEM_SHM_GLOBALS"};
+                                        "MPISHMEM_CTX_LANES", "MPISHMEM_SHM_GLOBALS",
+                                        "MPISHMEM_PROGRESS_THREAD (2: unset)"};
     MPI_Allreduce(mine, lo, N, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
     MPI_Allreduce(mine, hi, N, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
     for (int i = 0; i < N; i++)
@@ -122,10 +135,14 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "outnumber cores [%d]\n"
                "  MPISHMEM_CTX_LANES    extra MPI windows per segment, so contexts complete "
                "independently [%d]\n"
+               "  MPISHMEM_PROGRESS_THREAD  a thread drives MPI progress while the PE "
+               "computes; unset: only with spare cores [%s, thread %s]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
                mpishmem_rt.yield,
-               set->ctx_lanes);
+               set->ctx_lanes,
+               set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
+               mpishmem_progress_thread_running() ? "running" : "not running");
         mpishmem_spaces_report();
         mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();

@@ -8,6 +8,7 @@
 env_check_init "${1:?usage: env_errors.sh PROGRAM}"
 unset SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE SHMEM_DEBUG SMA_DEBUG \
       SHMEM_VERSION SMA_VERSION SHMEM_INFO SMA_INFO MPISHMEM_SHM MPISHMEM_YIELD \
+      MPISHMEM_PROGRESS_THREAD \
       SHMEM_ENABLE_CPU_SPACE SHMEM_ENABLE_GPU_SPACE
 
 run() { env_run "$1"; }
@@ -67,7 +68,8 @@ run "SHMEM_DEBUG=yes SMA_DEBUG=maybe SHMEM_SYMMETRIC_SIZE=4M"
 # One rule for every boolean (docs/environment.md): a value that is not a
 # true/false word stops shmem_init naming the variable, whatever it controls.
 for pair in SHMEM_VERSION=maybe SHMEM_INFO=2 SMA_INFO=x SHMEM_ENABLE_CPU_SPACE=x \
-            SHMEM_ENABLE_GPU_SPACE=enable MPISHMEM_YIELD=2 SHMEM_DEBUG=2; do
+            SHMEM_ENABLE_GPU_SPACE=enable MPISHMEM_YIELD=2 SHMEM_DEBUG=2 \
+            MPISHMEM_PROGRESS_THREAD=maybe; do
     want_status=fail want_err="mpishmem: shmem_init: ${pair%%=*}='${pair#*=}' is not a boolean"
     run "$pair"
 done
@@ -102,6 +104,8 @@ want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEBUG must be the same on
 mpmd SHMEM_DEBUG 1 0
 want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_SHM must be the same on every PE"
 mpmd MPISHMEM_SHM 0 1
+want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_PROGRESS_THREAD (2: unset) must be the same on every PE"
+mpmd MPISHMEM_PROGRESS_THREAD 1 0
 # Equal values written differently are the same setting.
 want_status=ok want_out="$fits"
 mpmd SHMEM_SYMMETRIC_SIZE 4M 4096k

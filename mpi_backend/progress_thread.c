@@ -1,0 +1,121 @@
+/*
+ * mpishmem: the progress thread (progress_thread.h).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "progress_thread.h"
+
+/* Time between two polls.  A peer's blocking get or fetch_add on a
+ * computing PE waits up to this long (plus the poll) for the target side;
+ * a shorter nap costs the computing PE more wake-ups (docs/progress.md). */
+#ifndef POLL_INTERVAL_NS
+#define POLL_INTERVAL_NS 20000L
+#endif
+
+static pthread_t thread;
+static int running;
+static atomic_int stop_flag;
+/* Its own duplicate of the world: nothing is ever sent on it, so the
+ * probe never matches and never takes a message meant for the library or
+ * the program; it only runs MPI's progress engine.  Not a duplicate of
+ * MPI_COMM_SELF: MPICH 4.0 answers a probe there without polling the
+ * network, and RMA stalls as if there were no thread (measured). */
+static MPI_Comm comm = MPI_COMM_NULL;
+
+static void *poll_mpi(void *arg)
+{
+    (void)arg;
+    struct timespec nap = {0, POLL_INTERVAL_NS};
+    while (!atomic_load_explicit(&stop_flag, memory_order_acquire)) {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+        nanosleep(&nap, NULL);
+    }
+    return NULL;
+}
+
+static int env_int(const char *name)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return 0;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end == '\0' && n > 0 && n < 1 << 20 ? (int)n : 0;
+}
+
+int mpishmem_progress_thread_may_fit(void)
+{
+    /* Processes on this node, as the launcher tells them (Hydra, Open MPI,
+     * Slurm's PMI). */
+    int local = env_int("MPI_LOCALNRANKS");
+    if (local == 0)
+        local = env_int("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (local == 0)
+        local = env_int("PMI_LOCAL_SIZE");
+    if (local == 0)
+        return 0;
+    cpu_set_t mine;
+    long cpus = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        cpus = CPU_COUNT(&mine);
+    if (cpus <= 0)
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* An upper bound: the exact rule (cores of the node's PEs together,
+     * capped by the cgroup quota) is applied once MPI runs. */
+    return cpus >= 2L * local;
+}
+
+int mpishmem_progress_thread_start(MPI_Comm world, int want)
+{
+    /* The duplicate is collective: made when any PE wants a thread. */
+    int any = 0;
+    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
+    if (!any || running)
+        return 0;
+    if (MPI_Comm_dup(world, &comm) != MPI_SUCCESS)
+        return EINVAL;
+    if (!want) {
+        MPI_Comm_free(&comm);
+        return 0;
+    }
+    atomic_store(&stop_flag, 0);
+    /* Signals go to the program's threads, not to this one: start it with
+     * every signal blocked (it inherits the mask), then restore ours. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&thread, NULL, poll_mpi, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        MPI_Comm_free(&comm);
+        return rc;
+    }
+    running = 1;
+    return 0;
+}
+
+void mpishmem_progress_thread_stop(void)
+{
+    if (!running)
+        return;
+    atomic_store_explicit(&stop_flag, 1, memory_order_release);
+    pthread_join(thread, NULL);
+    running = 0;
+    MPI_Comm_free(&comm);
+}
+
+int mpishmem_progress_thread_running(void)
+{
+    return running;
+}
