@@ -31,4 +31,21 @@ static inline double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Sample sizes from BENCH_ITERS and BENCH_REPS (when set), kept within
+ * [min_iters, ...) and [1, max_reps]. */
+static inline void bench_sample_sizes(int *iters, int *reps, int min_iters, int max_reps)
+{
+    const char *v;
+    if ((v = getenv("BENCH_ITERS")) && *v)
+        *iters = atoi(v);
+    if ((v = getenv("BENCH_REPS")) && *v)
+        *reps = atoi(v);
+    if (*reps < 1)
+        *reps = 1;
+    if (*reps > max_reps)
+        *reps = max_reps;
+    if (*iters < min_iters)
+        *iters = min_iters;
+}
+
 #endif

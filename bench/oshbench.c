@@ -165,11 +165,7 @@ int main(void)
 {
     shmem_init();
     me = shmem_my_pe();
-    if (getenv("BENCH_ITERS")) iters = atoi(getenv("BENCH_ITERS"));
-    if (getenv("BENCH_REPS")) reps = atoi(getenv("BENCH_REPS"));
-    if (reps < 1) reps = 1;
-    if (reps > MAX_REPS) reps = MAX_REPS;
-    if (iters < 10) iters = 10;
+    bench_sample_sizes(&iters, &reps, 10, MAX_REPS);
     const char *only = getenv("BENCH_ONLY"); /* "globals" or "heap" */
     if (shmem_n_pes() < 2 || shmem_n_pes() > 64) {
         if (me == 0)

@@ -22,25 +22,13 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+#include "bench_time.h"
 
 #define MAX_REPS 63
 
 static int iters = 5000, reps = 7, me;
 static long *word;
 static long sink;
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void op_put(int n)
 {
@@ -65,24 +53,23 @@ static double measure(void (*fn)(int))
         shmem_barrier_all();
         if (me == 0) {
             fn(iters / 10 + 1);
-            double t0 = now_ns();
+            double t0 = bench_now_ns();
             fn(iters);
-            s[r] = (now_ns() - t0) / iters;
+            s[r] = (bench_now_ns() - t0) / iters;
         }
     }
     shmem_barrier_all();
-    qsort(s, (size_t)reps, sizeof *s, cmp);
-    return s[reps / 2];
+    return bench_median(s, reps);
 }
 
 /* A fixed amount of arithmetic, no library call: ms on this PE. */
 static double compute_ms(void)
 {
     volatile double x = 1.0;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (long i = 0; i < 20000000L; i++)
         x = x * 1.0000001 + 1e-9;
-    return (now_ns() - t0) / 1e6;
+    return (bench_now_ns() - t0) / 1e6;
 }
 
 /* CPU time this process uses while its main thread sleeps for 1 s, in %
@@ -92,9 +79,9 @@ static double idle_cpu_pct(void)
     struct rusage a, b;
     struct timespec one = {1, 0};
     getrusage(RUSAGE_SELF, &a);
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     nanosleep(&one, NULL);
-    double wall = now_ns() - t0;
+    double wall = bench_now_ns() - t0;
     getrusage(RUSAGE_SELF, &b);
     double cpu = (b.ru_utime.tv_sec - a.ru_utime.tv_sec + b.ru_stime.tv_sec -
                   a.ru_stime.tv_sec) * 1e9 +
@@ -111,11 +98,7 @@ int main(void)
     else
         shmem_init();
     me = shmem_my_pe();
-    if (getenv("BENCH_ITERS")) iters = atoi(getenv("BENCH_ITERS"));
-    if (getenv("BENCH_REPS")) reps = atoi(getenv("BENCH_REPS"));
-    if (reps < 1) reps = 1;
-    if (reps > MAX_REPS) reps = MAX_REPS;
-    if (iters < 10) iters = 10;
+    bench_sample_sizes(&iters, &reps, 10, MAX_REPS);
     if (shmem_n_pes() < 2) {
         fprintf(stderr, "progress_cost: needs 2 PEs or more\n");
         shmem_finalize();
@@ -141,7 +124,7 @@ int main(void)
         c[r] = worst;
         shmem_barrier_all();
     }
-    qsort(c, (size_t)reps, sizeof *c, cmp);
+    double compute_median = bench_median(c, reps);
     shmem_barrier_all();
     double idle = idle_cpu_pct();
     shmem_barrier_all();
@@ -149,7 +132,7 @@ int main(void)
         printf("progress_cost,idle_cpu_pct,%.1f\n", idle);
         printf("progress_cost,put8+quiet,%.0f\nprogress_cost,g8,%.0f\n"
                "progress_cost,fetch_add,%.0f\nprogress_cost,add,%.0f\n"
-               "progress_cost,compute_ms,%.1f\n", v[0], v[1], v[2], v[3], c[reps / 2]);
+               "progress_cost,compute_ms,%.1f\n", v[0], v[1], v[2], v[3], compute_median);
         fflush(stdout);
     }
     shmem_free(word);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <shmem.h>
+#include "misuse_case.h"
 #include <shmemx.h>
 
 /* Keeps the compiler from reasoning about a handle's origin. */
@@ -84,11 +85,7 @@ static int run_team_case(const char *c, int me)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s CASE\n", argv[0]);
-        return 2;
-    }
-    const char *c = argv[1];
+    const char *c = misuse_case(argc, argv);
     shmem_init();
     int me = shmem_my_pe(), last = shmem_n_pes() - 1;
     long *a = shmem_malloc(4 * sizeof(long));

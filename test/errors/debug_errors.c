@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <shmem.h>
+#include "misuse_case.h"
 
 #define BAD_PE 7
 
@@ -97,11 +98,7 @@ static int misuse_collective(const char *c, long *heap)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s CASE\n", argv[0]);
-        return 2;
-    }
-    const char *c = argv[1];
+    const char *c = misuse_case(argc, argv);
     long junk = 0;
 
     /* Before shmem_init: every PE. */

@@ -141,11 +141,3 @@
       IF (LOCK .NE. 0) CALL FAIL(15)
       CALL SHMEM_BARRIER_ALL()
       END
-
-      SUBROUTINE FAIL(N)
-      INCLUDE 'mpif.h'
-      INTEGER N, IERR
-      PRINT *, 'amo.f: check ', N, ' failed on PE ', MY_PE()
-! MPI_ABORT: the other PEs must not wait for this one.
-      CALL MPI_ABORT(MPI_COMM_WORLD, 1, IERR)
-      END

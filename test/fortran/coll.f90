@@ -224,12 +224,3 @@ contains
   end subroutine
 
 end program fcoll
-
-subroutine fail(code)
-  implicit none
-  include 'mpif.h'
-  integer, intent(in) :: code
-  integer :: ierr
-  print *, 'coll.f90: check ', code, ' failed'
-  call mpi_abort(MPI_COMM_WORLD, 1, ierr)
-end subroutine

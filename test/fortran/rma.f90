@@ -238,13 +238,3 @@ subroutine typed_strided(me, right, left, np)
   if (ws(1) /= from * 100 + 1 .or. ws(2) /= from * 100 + 2) call fail(52)
   if (ws(5) /= from * 100 + 5 .or. ws(3) /= 0) call fail(53)
 end subroutine
-
-subroutine fail(code)
-  implicit none
-  include 'mpif.h'
-  integer, intent(in) :: code
-  integer :: ierr
-  print *, 'rma.f90: check ', code, ' failed'
-  ! MPI_ABORT: the other PEs must not wait for this one.
-  call mpi_abort(MPI_COMM_WORLD, 1, ierr)
-end subroutine

@@ -88,11 +88,3 @@
       CALL SHPDEALLC(PL, ERR, 0)
       IF (ERR .NE. -3) CALL FAIL(14)
       END
-
-      SUBROUTINE FAIL(N)
-      INCLUDE 'mpif.h'
-      INTEGER N, IERR
-      PRINT *, 'setup.f: check ', N, ' failed on PE ', MY_PE()
-! MPI_ABORT: the other PEs must not wait for this one.
-      CALL MPI_ABORT(MPI_COMM_WORLD, 1, IERR)
-      END
