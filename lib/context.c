@@ -21,8 +21,8 @@
 #include <string.h>
 #include <shmem.h>
 #include "context.h"
-#include "error.h"
-#include "runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
 #include "../teams/team.h"
@@ -35,13 +35,6 @@ struct mpishmem_ctx mpishmem_ctx_default_object = {
     .session_total_ops = SIZE_MAX,
 };
 
-/* Staging for SHMEM_CTX_SESSION_BATCH (see mpishmem_batch_stage). */
-#define BATCH_BYTES ((size_t)256 << 10)
-struct mpishmem_batch {
-    size_t used;
-    _Alignas(16) char buf[BATCH_BYTES];
-};
-
 struct ctx_node {
     struct mpishmem_ctx ctx; /* first: a shmem_ctx_t is a struct ctx_node * */
     struct ctx_node *prev, *next;
@@ -50,49 +43,6 @@ struct ctx_node {
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ctx_node *live;
 static int lane_users[MPISHMEM_MAX_LANES];
-
-void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx)
-{
-    if (ctx->magic == MPISHMEM_CTX_DEAD)
-        mpishmem_fatal(routine, "context %p was destroyed", (void *)ctx);
-    if (ctx->magic != MPISHMEM_CTX_MAGIC)
-        mpishmem_fatal(routine, "%p is not a context handle", (void *)ctx);
-    if ((ctx->options & SHMEM_CTX_PRIVATE) && !pthread_equal(ctx->owner, pthread_self()))
-        mpishmem_fatal(routine, "context %p was created SHMEM_CTX_PRIVATE by another thread",
-                       (void *)ctx);
-}
-
-void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
-{
-    mpishmem_fatal(routine, "PE %d is out of range [0, %d) of the context's team", pe,
-                   ctx->n_pes);
-}
-
-void mpishmem_ctx_complete(shmem_ctx_t ctx)
-{
-    /* Direct stores first: the barrier orders only this thread's stores,
-     * which is all this thread's quiet answers for. */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    mpishmem_stored = 0;
-    mpishmem_complete_pending(&ctx->pending, ctx->lane);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (ctx->batch)
-        ctx->batch->used = 0;
-}
-
-const void *mpishmem_batch_stage(shmem_ctx_t ctx, const void *src, size_t n)
-{
-    struct mpishmem_batch *b = ctx->batch;
-    size_t at = (b->used + 15) & ~(size_t)15;
-    if (at + n > BATCH_BYTES) {
-        /* Full: complete what the staged copies feed, then reuse them. */
-        mpishmem_ctx_complete(ctx);
-        at = 0;
-    }
-    memcpy(b->buf + at, src, n);
-    b->used = at + n;
-    return b->buf + at;
-}
 
 /* Make a context for `team` (NULL: world numbering).  0 or nonzero. */
 static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_ctx_t *out)

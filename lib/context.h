@@ -1,11 +1,8 @@
 /*
- * mpishmem: context objects.
+ * mpishmem: context objects: creation, destruction, teams and finalize.
  *
- * A context carries the team its PE numbers are relative to (pe_map is
- * that team's team -> world table, NULL for the world) and the lane it
- * issues MPI operations on (mpi_backend/segment.h): lane 0 for the default
- * context, one of the extra lanes for created contexts, so that quiet on
- * one context does not wait for another's transfers.
+ * The object itself, and what the data path does with it, are in
+ * mpi_backend/lane_ctx.h.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -15,40 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <shmem.h>
-#include "../mpi_backend/segment.h"
-
-#define MPISHMEM_CTX_MAGIC 0x6374784cu      /* "ctxL": a live context */
-#define MPISHMEM_CTX_DEAD 0xdeadc7c7u       /* destroyed (kept in debug mode) */
-
-struct mpishmem_ctx {
-    unsigned magic;
-    int lane;            /* lane of every segment this context uses */
-    const int *pe_map;   /* team PE -> world PE, or NULL (world numbering) */
-    int n_pes;           /* PEs addressable through this context */
-    mpishmem_pending_t pending; /* what its quiet waits for (segment.h) */
-    shmem_team_t team;   /* PE numbers passed with this context are in this team */
-    long options;        /* SHMEM_CTX_* creation options */
-    int from_team;       /* made by shmem_team_create_ctx */
-    pthread_t owner;     /* creating thread (SHMEM_CTX_PRIVATE checks) */
-    long session_options;
-    size_t session_total_ops;
-    struct mpishmem_batch *batch; /* SHMEM_CTX_SESSION_BATCH staging, or NULL */
-};
-
-/* SHMEM_DEBUG: stop unless ctx is live and usable by this thread. */
-void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx);
-
-/* Complete every operation issued through ctx (its quiet): the slow path
- * of mpishmem_ctx_quiet. */
-void mpishmem_ctx_complete(shmem_ctx_t ctx);
-
-/* Whether a quiet on ctx has anything to do: direct stores by this thread
- * (or shmem_ptr in use), or MPI operations of ctx not known complete. */
-static inline int mpishmem_ctx_busy(shmem_ctx_t ctx)
-{
-    return (mpishmem_stored | __atomic_load_n(&mpishmem_stores_unseen, __ATOMIC_RELAXED) |
-            mpishmem_pending_any(&ctx->pending, ctx->lane)) != 0;
-}
+#include "../mpi_backend/lane_ctx.h"
 
 /* shmem_team_destroy: destroy the team's shareable contexts (quiet first). */
 void mpishmem_ctx_release_team(shmem_team_t team);

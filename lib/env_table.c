@@ -26,6 +26,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     {"MPISHMEM_PROGRESS_THREAD", "unset",
      "1: a thread per PE drives MPI progress while it computes, 0: none; unset: only "
      "where it costs nothing (docs/progress.md)"},
+    {"MPISHMEM_BARRIER", "auto",
+     "barrier route: shm (flags in node-shared memory when a team is on one node), mpi, "
+     "shm-central, shm-dissemination; auto: shm (docs/collectives.md)"},
     {"MPISHMEM_CTX_LANES", "4 (0 when oversubscribed)",
      "extra MPI windows per segment so contexts complete independently (0 to 15)"},
     {"SHMEM_ENABLE_CPU_SPACE", "unset", "enable the predefined CPU memory space (rules: docs/spaces.md)"},

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <shmem.h>
-#include "error.h"
+#include "../mpi_backend/error.h"
 #include "init_internal.h"
-#include "runtime.h"
+#include "../mpi_backend/runtime.h"
 #include "coll/coll.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/progress_thread.h"
@@ -27,12 +27,6 @@
 #include "../teams/team.h"
 #include "context.h"
 #include "trace.h"
-
-mpishmem_runtime_t mpishmem_rt = {
-    .state = MPISHMEM_NOT_INITIALIZED,
-    .world = MPI_COMM_NULL,
-    .node = MPI_COMM_NULL,
-};
 
 static const int thread_levels_mpi[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
                                         MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
@@ -147,7 +141,7 @@ static int plan_waiting(const mpishmem_settings_t *set)
     int cores = mpishmem_node_cores(mpishmem_rt.node);
     int over = mpishmem_rt.node_size > cores, any_over = over;
     mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
-    MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    mpishmem_allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
     if (any_over && getenv("MPISHMEM_CTX_LANES") == NULL)
         mpishmem_rt.ctx_lanes = 0;
     return cores;
@@ -211,7 +205,11 @@ static void start(int requested, int *provided)
     int level = shmem_level_of_mpi(mpi_provided);
     mpishmem_rt.thread_level = level < requested ? level : requested;
 
-    MPI_Comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
+    /* Until plan_waiting knows, wait as the launcher's placement suggests:
+     * the set-up collectives below are much faster yielding when PEs
+     * outnumber cores (mpi_backend/progress.h). */
+    mpishmem_rt.yield = mpishmem_launcher_oversubscribed();
+    mpishmem_comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
     MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe);
     MPI_Comm_size(mpishmem_rt.world, &mpishmem_rt.n_pes);
     /* Errors inside the library are reported by us, with the routine name. */
@@ -228,7 +226,8 @@ static void start(int requested, int *provided)
     int cores = plan_waiting(&set);
 
     /* Devices, enabled spaces, the default space and so the heap's size. */
-    mpishmem_spaces_plan(&set);
+    mpishmem_spaces_plan(&set.spaces, set.heap_size_set, &set.heap_size, &set.heap_size_var,
+                         &set.heap_size_text);
     check_heap_fits(&set);
     int rc = mpishmem_heap_create(&mpishmem_default_heap, "symmetric heap", set.heap_size);
     if (rc != MPI_SUCCESS)

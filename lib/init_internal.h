@@ -7,17 +7,7 @@
 #define MPISHMEM_INIT_INTERNAL_H
 
 #include <stddef.h>
-
-#define MPISHMEM_DEFAULT_HEAP_SIZE ((size_t)256 << 20)
-
-/* The memory-space variables (space_settings.c), as given: -1 when unset. */
-typedef struct mpishmem_space_settings {
-    int enable_cpu, enable_gpu;   /* SHMEM_ENABLE_*_SPACE: -1 unset, 0 off, 1 on */
-    int default_space;            /* SHMEM_DEFAULT_SPACE: -1 or SHMEM_DEVICE_CPU/_GPU */
-    int cpu_size_set, gpu_size_set;
-    size_t cpu_size, gpu_size;    /* SHMEM_CPU/GPU_SYMMETRIC_SIZE when set */
-    const char *cpu_size_text, *gpu_size_text;
-} mpishmem_space_settings_t;
+#include "../spaces/space_settings.h"
 
 typedef struct mpishmem_settings {
     size_t heap_size;
@@ -53,13 +43,6 @@ void mpishmem_agree_settings(const mpishmem_settings_t *set);
  * (fatal, naming the variable, when PEs differ).  space_settings.c. */
 void mpishmem_read_space_settings(mpishmem_space_settings_t *sp);
 void mpishmem_agree_space_settings(const mpishmem_settings_t *set);
-/* Decide the enabled spaces, the default space and the default heap's
- * size (set->heap_size*), from the settings and the devices every PE has.
- * Collective over the world; stops shmem_init when no valid default
- * exists.  spaces/predefined.c. */
-void mpishmem_spaces_plan(mpishmem_settings_t *set);
-/* SHMEM_INFO lines about spaces and devices (PE 0). */
-void mpishmem_spaces_report(void);
 /* SHMEM_VERSION / SHMEM_INFO output, from PE 0. */
 void mpishmem_report_settings(const mpishmem_settings_t *set);
 

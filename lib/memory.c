@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <shmem.h>
-#include "error.h"
-#include "runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/window.h"
 #include "../spaces/heap.h"
 

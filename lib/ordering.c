@@ -8,9 +8,10 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <shmem.h>
+#include "coll/coll.h"
 #include "context.h"
-#include "error.h"
-#include "runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 #include "trace.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/rma_path.h"
@@ -101,8 +102,7 @@ void shmem_barrier_all(void)
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(mpishmem_rt.world, -1, 0);
     mpishmem_complete_all();
-    mpishmem_barrier_comm(mpishmem_rt.world);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    mpishmem_coll_sync_world("shmem_barrier_all");
 }
 
 void shmem_sync_all(void)
@@ -110,7 +110,5 @@ void shmem_sync_all(void)
     mpishmem_check_running("shmem_sync_all");
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(mpishmem_rt.world, -1, 0);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    mpishmem_barrier_comm(mpishmem_rt.world);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    mpishmem_coll_sync_world("shmem_sync_all");
 }

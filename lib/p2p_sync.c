@@ -10,8 +10,8 @@
  */
 #include <stdint.h>
 #include <shmem.h>
-#include "error.h"
-#include "runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
 

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 #include <shmem.h>
-#include "error.h"
-#include "runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/segment.h"
 #include "../teams/team.h"
 

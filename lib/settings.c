@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <shmem.h>
 #include "env.h"
-#include "error.h"
+#include "../mpi_backend/error.h"
 #include "init_internal.h"
-#include "runtime.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress_thread.h"
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/segment.h"
 #include "../spaces/heap.h"
+#include "../mpi_backend/progress.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
 static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};
@@ -100,12 +101,21 @@ void mpishmem_agree_settings(const mpishmem_settings_t *set)
     unsigned long long mine[N] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm,
                                   (unsigned)set->ctx_lanes, (unsigned)set->shm_globals,
                                   set->progress_thread < 0 ? 2u : (unsigned)set->progress_thread};
-    unsigned long long lo[N], hi[N];
+    unsigned long long v[2 * N], r[2 * N], lo[N], hi[N];
     static const char *const what[N] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM",
                                         "MPISHMEM_CTX_LANES", "MPISHMEM_SHM_GLOBALS",
                                         "MPISHMEM_PROGRESS_THREAD (2: unset)"};
-    MPI_Allreduce(mine, lo, N, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
-    MPI_Allreduce(mine, hi, N, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.world);
+    /* One collective for both ends: the maximum is the complement of the
+     * minimum of the complements. */
+    for (int i = 0; i < N; i++) {
+        v[i] = mine[i];
+        v[N + i] = ~mine[i];
+    }
+    mpishmem_allreduce(v, r, 2 * N, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
+    for (int i = 0; i < N; i++) {
+        lo[i] = r[i];
+        hi[i] = ~r[N + i];
+    }
     for (int i = 0; i < N; i++)
         if (lo[i] != hi[i])
             mpishmem_fatal("shmem_init", "%s must be the same on every PE, but values "
@@ -134,13 +144,14 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "  MPISHMEM_YIELD        yield the CPU while waiting; unset: only when PEs "
                "outnumber cores [%d]\n"
                "  MPISHMEM_CTX_LANES    extra MPI windows per segment, so contexts complete "
-               "independently [%d]\n"
+               "independently [%d%s]\n"
                "  MPISHMEM_PROGRESS_THREAD  a thread drives MPI progress while the PE "
                "computes; unset: only with spare cores [%s, thread %s]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
                mpishmem_rt.yield,
-               set->ctx_lanes,
+               mpishmem_rt.ctx_lanes,
+               mpishmem_rt.ctx_lanes != set->ctx_lanes ? ": unset, and PEs outnumber cores" : "",
                set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
                mpishmem_progress_thread_running() ? "running" : "not running");
         mpishmem_spaces_report();

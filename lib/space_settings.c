@@ -17,9 +17,10 @@
 #include <strings.h>
 #include <shmem.h>
 #include "env.h"
-#include "error.h"
+#include "../mpi_backend/error.h"
 #include "init_internal.h"
-#include "runtime.h"
+#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/progress.h"
 
 static int read_enable(const char *name)
 {
@@ -81,7 +82,7 @@ void mpishmem_agree_space_settings(const mpishmem_settings_t *set)
         v[i] = mine[i];
         v[N_AGREE + i] = ~mine[i];
     }
-    MPI_Allreduce(v, r, 2 * N_AGREE, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
+    mpishmem_allreduce(v, r, 2 * N_AGREE, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mpishmem_rt.world);
     for (int i = 0; i < N_AGREE; i++) {
         if (r[i] == ~r[N_AGREE + i])
             continue;

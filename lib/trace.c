@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "context.h"
-#include "error.h"
+#include "../mpi_backend/error.h"
 #include "trace.h"
 
 int mpishmem_trace_on;

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "amo_path.h"
-#include "../lib/runtime.h"
+#include "runtime.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
  * locally, so operands must outlive the caller's stack frame.  Each slot

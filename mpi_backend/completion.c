@@ -15,7 +15,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "segment.h"
-#include "../lib/runtime.h"
+#include "runtime.h"
 
 mpishmem_lane_state_t mpishmem_lane_states[MPISHMEM_MAX_LANES] = {
 #define LANE_STATE_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}

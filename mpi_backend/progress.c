@@ -6,10 +6,11 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
-#include "../lib/runtime.h"
+#include "runtime.h"
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
@@ -73,6 +74,35 @@ void mpishmem_barrier_comm(MPI_Comm comm)
     mpishmem_wait_request(&req);
 }
 
+int mpishmem_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = MPI_Iallreduce(in, out, count, type, op, comm, &req);
+    if (rc == MPI_SUCCESS)
+        mpishmem_wait_request(&req);
+    return rc;
+}
+
+int mpishmem_allgather(const void *in, int in_count, MPI_Datatype in_type, void *out,
+                       int out_count, MPI_Datatype out_type, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = MPI_Iallgather(in, in_count, in_type, out, out_count, out_type, comm, &req);
+    if (rc == MPI_SUCCESS)
+        mpishmem_wait_request(&req);
+    return rc;
+}
+
+int mpishmem_comm_dup(MPI_Comm comm, MPI_Comm *dup)
+{
+    MPI_Request req;
+    int rc = MPI_Comm_idup(comm, dup, &req);
+    if (rc == MPI_SUCCESS)
+        mpishmem_wait_request(&req);
+    return rc;
+}
+
 /* CPUs the cgroup's quota allows (cgroup v2 cpu.max, or v1 cfs quota), or
  * 0 when there is no quota. */
 static long cgroup_cpus(void)
@@ -99,6 +129,21 @@ static long cgroup_cpus(void)
     return (quota + period - 1) / period;
 }
 
+int mpishmem_launcher_oversubscribed(void)
+{
+    static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
+    long local = 0;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0] && local <= 0; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL)
+            local = strtol(v, NULL, 10);
+    }
+    cpu_set_t mine;
+    if (local <= 1 || sched_getaffinity(0, sizeof mine, &mine) != 0)
+        return 0;
+    return local > CPU_COUNT(&mine);
+}
+
 int mpishmem_node_cores(MPI_Comm node)
 {
     /* The union of the node's PEs' affinity masks: PEs bound one per core
@@ -110,7 +155,7 @@ int mpishmem_node_cores(MPI_Comm node)
         for (long c = 0; c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine);
     }
-    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+    mpishmem_allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
     long cores = CPU_COUNT(&all);
     long quota = cgroup_cpus();
     if (quota > 0 && quota < cores)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress_thread.h"
+#include "progress.h"
 
 /* Time between two polls.  A peer's blocking get or fetch_add on a
  * computing PE waits up to this long (plus the poll) for the target side;
@@ -80,10 +81,10 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want)
 {
     /* The duplicate is collective: made when any PE wants a thread. */
     int any = 0;
-    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
+    mpishmem_allreduce(&want, &any, 1, MPI_INT, MPI_MAX, world);
     if (!any || running)
         return 0;
-    if (MPI_Comm_dup(world, &comm) != MPI_SUCCESS)
+    if (mpishmem_comm_dup(world, &comm) != MPI_SUCCESS)
         return EINVAL;
     if (!want) {
         MPI_Comm_free(&comm);

@@ -24,8 +24,8 @@
 #include <string.h>
 #include <shmem.h>
 #include "segment.h"
-#include "../lib/context.h"
-#include "../lib/error.h"
+#include "lane_ctx.h"
+#include "error.h"
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
@@ -66,9 +66,6 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
     return s;
 }
 
-void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
-    __attribute__((noreturn, cold));
-
 /* Argument checks shared by every RMA and AMO routine.  Returns the world
  * PE that `pe` names in ctx's team, or -1 for SHMEM_CTX_INVALID (whose
  * operations do nothing, as the spec says). */
@@ -89,11 +86,6 @@ static inline int mpishmem_rma_enter(const char *routine, shmem_ctx_t ctx, int p
         mpishmem_fatal_ctx_pe(routine, ctx, pe);
     return ctx->pe_map[pe];
 }
-
-/* SHMEM_CTX_SESSION_BATCH: stage a small blocking put so it needs no local
- * completion wait (context.c).  Returns the staged copy of src. */
-#define MPISHMEM_BATCH_MAX_PUT 4096
-const void *mpishmem_batch_stage(shmem_ctx_t ctx, const void *src, size_t n);
 
 /* Blocking MPI puts up to this size return without waiting for local
  * completion: the source is copied into a per-thread bounce buffer, and the

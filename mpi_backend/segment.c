@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "segment.h"
+#include "error.h"
 
 mpishmem_segment_table_t mpishmem_segments;
 
@@ -42,4 +43,14 @@ void mpishmem_segment_unregister(mpishmem_segment_t *s)
     }
     if (t->heap == s)
         t->heap = NULL;
+}
+
+void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
+{
+    if (s->explain_target)
+        s->explain_target(routine, s, pe);
+    if (s->rank_of_pe && s->rank_of_pe[pe] < 0)
+        mpishmem_fatal(routine, "target PE %d has no copy of this address in the %s", pe,
+                       s->name);
+    mpishmem_fatal(routine, "the %s does not support atomics", s->name);
 }

@@ -50,6 +50,7 @@ typedef struct mpishmem_segment {
     const char *name;     /* for messages: "symmetric heap", "global data" */
     MPI_Win win;          /* RMA window over the world communicator (= lanes[0].win) */
     MPI_Win shm_win;      /* the MPI_Win_allocate_shared window, or MPI_WIN_NULL */
+    size_t map_len;       /* > 0: base and the peer[] mappings are ours (window.c), this long */
     char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
@@ -66,6 +67,11 @@ typedef struct mpishmem_segment {
      * owns the segment (spaces/heap.c); NULL (no allocations) for global
      * data.  A hook, so this layer never calls up into the allocator. */
     int (*block_of)(const struct mpishmem_segment *s, size_t off, size_t *start, size_t *len);
+    /* Says why PE pe cannot be reached through s (not a member of the
+     * space's team, no RMA or no AMOs) and stops; set with block_of by the
+     * heap that owns the segment, so the message can name its space. */
+    void (*explain_target)(const char *routine, const struct mpishmem_segment *s, int pe)
+        __attribute__((noreturn));
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64
@@ -119,7 +125,7 @@ static inline int mpishmem_segment_rank(const mpishmem_segment_t *s, int pe)
 }
 
 /* Stops: pe is not a member of s's space, or the space refuses RMA or AMOs
- * (spaces/space_errors.c explains which). */
+ * (s->explain_target says which; segment.c). */
 void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
     __attribute__((noreturn, cold));
 

@@ -10,9 +10,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "window.h"
-#include "../lib/runtime.h"
+#include "node_shm.h"
+#include "runtime.h"
+#include "progress.h"
 
 static size_t page_size(void)
 {
@@ -126,6 +129,111 @@ static int undo_create(mpishmem_segment_t *s, int rc)
     return rc;
 }
 
+/* len bytes at an `align` boundary: of object fd (MAP_SHARED), or private
+ * anonymous memory when fd < 0.  NULL on failure. */
+static char *map_aligned(int fd, size_t len, size_t align)
+{
+    size_t span = len + align;
+    char *r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED)
+        return NULL;
+    char *a = (char *)(((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1));
+    void *m = fd >= 0 ? mmap(a, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0)
+                      : mmap(a, len, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        munmap(r, span);
+        return NULL;
+    }
+    if (a > r)
+        munmap(r, (size_t)(a - r));
+    if (r + span > a + len)
+        munmap(a + len, (size_t)(r + span - (a + len)));
+    return a;
+}
+
+/* The heap's memory from our own node-shared objects (node_shm.h): each PE
+ * maps its object at an MPISHMEM_HEAP_ALIGN boundary, and the other
+ * members of shm_comm map it too.  1 when every member succeeded (s->base,
+ * s->peer[] and s->map_len set); 0, with nothing left mapped, otherwise. */
+static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_comm,
+                           int shm_size, const int *shm_rank)
+{
+    int me = mpishmem_rt.my_pe;
+    int fd = mpishmem_shm_object_new("mpishmem-heap", bytes);
+    char *base = fd >= 0 ? map_aligned(fd, bytes, MPISHMEM_HEAP_ALIGN) : NULL;
+    mpishmem_shm_id_t mine, *ids = malloc((size_t)shm_size * sizeof *ids);
+    int ok = base != NULL && ids != NULL && mpishmem_shm_id_of(fd, bytes, &mine), all = 0;
+    mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, shm_comm);
+    if (all) {
+        mpishmem_allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE, shm_comm);
+        s->peer[me] = base;
+        for (int pe = 0; ok && pe < mpishmem_rt.n_pes; pe++)
+            if (shm_rank[pe] >= 0 && pe != me)
+                ok = (s->peer[pe] = mpishmem_shm_map_peer(&ids[shm_rank[pe]])) != NULL;
+        /* Every member has mapped every object: the descriptors can go. */
+        mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, shm_comm);
+    }
+    free(ids);
+    if (fd >= 0)
+        close(fd);
+    if (all) {
+        s->base = base;
+        s->map_len = bytes;
+        return 1;
+    }
+    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
+        if (s->peer[pe] != NULL && pe != me)
+            munmap(s->peer[pe], bytes);
+        s->peer[pe] = NULL;
+    }
+    if (base != NULL)
+        munmap(base, bytes);
+    return 0;
+}
+
+/* The fallback when our own objects cannot be shared (no /proc/PID/fd
+ * access, say): MPI's shared window, with MPISHMEM_HEAP_ALIGN extra bytes
+ * so the heap can start on that boundary (MPI promises 8 or 16). */
+static int allocate_mpi_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_comm,
+                               int shm_size, const int *shm_rank)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* Let each PE's part start on its own pages (first touch stays local). */
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    char *raw = NULL;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)(bytes + MPISHMEM_HEAP_ALIGN), 1, info, shm_comm,
+                                     &raw, &s->shm_win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS) {
+        s->shm_win = MPI_WIN_NULL;
+        return rc;
+    }
+    size_t pad = (MPISHMEM_HEAP_ALIGN - (uintptr_t)raw % MPISHMEM_HEAP_ALIGN) %
+                 MPISHMEM_HEAP_ALIGN;
+    s->base = raw + pad;
+    /* Each PE maps the others' parts at its own addresses, so their pads
+     * cannot be derived here: exchange them. */
+    unsigned long mine = pad;
+    unsigned long *pads = malloc((size_t)shm_size * sizeof *pads);
+    if (pads == NULL)
+        return MPI_ERR_NO_MEM;
+    mpishmem_allgather(&mine, 1, MPI_UNSIGNED_LONG, pads, 1, MPI_UNSIGNED_LONG, shm_comm);
+    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
+        int nr = shm_rank[pe];
+        if (nr < 0)
+            continue;
+        MPI_Aint sz;
+        int du;
+        char *ptr = NULL;
+        MPI_Win_shared_query(s->shm_win, nr, &sz, &du, &ptr);
+        s->peer[pe] = ptr + pads[nr];
+    }
+    free(pads);
+    return MPI_SUCCESS;
+}
+
 int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size_t size,
                                    MPI_Comm comm, MPI_Comm shm_comm)
 {
@@ -141,67 +249,32 @@ int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size
     int comm_size, shm_size;
     MPI_Comm_size(comm, &comm_size);
     MPI_Comm_size(shm_comm, &shm_size);
-    /* Ranks in shm_comm of every world PE (-1 when off-node or outside). */
-    int *shm_rank = comm == mpishmem_rt.world ? mpishmem_rt.node_rank_of_pe
-                                              : mpishmem_ranks_in(shm_comm);
-    if (comm != mpishmem_rt.world)
-        s->rank_of_pe = mpishmem_ranks_in(comm);
-    if (shm_rank == NULL || (comm != mpishmem_rt.world && s->rank_of_pe == NULL)) {
-        if (shm_rank != mpishmem_rt.node_rank_of_pe)
-            free(shm_rank);
-        return undo_create(s, MPI_ERR_NO_MEM);
-    }
-
-    MPI_Info info;
-    MPI_Info_create(&info);
-    /* Let each PE's part start on its own pages (first touch stays local). */
-    MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    /* MPI promises no alignment for the base (MPICH gives 16 bytes at one
-     * PE, Open MPI 8), but shmem_align must honour large alignments: take
-     * MPISHMEM_HEAP_ALIGN extra bytes and start the heap on that boundary. */
-    char *raw = NULL;
-    rc = MPI_Win_allocate_shared((MPI_Aint)(bytes + MPISHMEM_HEAP_ALIGN), 1, info, shm_comm,
-                                 &raw, &s->shm_win);
-    MPI_Info_free(&info);
-    if (rc != MPI_SUCCESS) {
-        s->shm_win = MPI_WIN_NULL;
-        if (shm_rank != mpishmem_rt.node_rank_of_pe)
-            free(shm_rank);
-        return undo_create(s, rc);
-    }
-    size_t pad = (MPISHMEM_HEAP_ALIGN - (uintptr_t)raw % MPISHMEM_HEAP_ALIGN) %
-                 MPISHMEM_HEAP_ALIGN;
-    s->base = raw + pad;
     s->size = bytes;
     /* CPU atomics only when every member can reach every member's heap by
      * load/store. */
     s->amo_cpu = mpishmem_rt.shm_enabled && shm_size == comm_size;
-
-    if (mpishmem_rt.shm_enabled) {
-        /* Each PE maps the others' parts at its own addresses, so their
-         * pads cannot be derived here: exchange them. */
-        unsigned long mine = pad;
-        unsigned long *pads = malloc((size_t)shm_size * sizeof *pads);
-        if (pads == NULL) {
-            if (shm_rank != mpishmem_rt.node_rank_of_pe)
-                free(shm_rank);
+    if (comm != mpishmem_rt.world && (s->rank_of_pe = mpishmem_ranks_in(comm)) == NULL)
+        return undo_create(s, MPI_ERR_NO_MEM);
+    if (!mpishmem_rt.shm_enabled) {
+        /* Nobody maps it: private memory (MPISHMEM_SHM=0 empties peer[]). */
+        s->base = map_aligned(-1, bytes, MPISHMEM_HEAP_ALIGN);
+        if (s->base == NULL)
             return undo_create(s, MPI_ERR_NO_MEM);
-        }
-        MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG, pads, 1, MPI_UNSIGNED_LONG, shm_comm);
-        for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
-            int nr = shm_rank[pe];
-            if (nr < 0)
-                continue;
-            MPI_Aint sz;
-            int du;
-            char *ptr = NULL;
-            MPI_Win_shared_query(s->shm_win, nr, &sz, &du, &ptr);
-            s->peer[pe] = ptr + pads[nr];
-        }
-        free(pads);
+        s->map_len = bytes;
+    } else {
+        /* Ranks in shm_comm of every world PE (-1 when off-node or outside). */
+        int *shm_rank = comm == mpishmem_rt.world ? mpishmem_rt.node_rank_of_pe
+                                                  : mpishmem_ranks_in(shm_comm);
+        if (shm_rank == NULL)
+            return undo_create(s, MPI_ERR_NO_MEM);
+        rc = MPI_SUCCESS;
+        if (!map_node_shared(s, bytes, shm_comm, shm_size, shm_rank))
+            rc = allocate_mpi_shared(s, bytes, shm_comm, shm_size, shm_rank);
+        if (shm_rank != mpishmem_rt.node_rank_of_pe)
+            free(shm_rank);
+        if (rc != MPI_SUCCESS)
+            return undo_create(s, rc);
     }
-    if (shm_rank != mpishmem_rt.node_rank_of_pe)
-        free(shm_rank);
     rc = open_rma_window(s, comm, s->size);
     return rc == MPI_SUCCESS ? rc : undo_create(s, rc);
 }
@@ -253,6 +326,13 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
     }
     if (s->shm_win != MPI_WIN_NULL)
         MPI_Win_free(&s->shm_win);
+    if (s->map_len != 0) {
+        /* Our own mappings (map_node_shared, or private memory). */
+        for (int pe = 0; s->peer != NULL && pe < mpishmem_rt.n_pes; pe++)
+            if (s->peer[pe] != NULL && s->peer[pe] != s->base)
+                munmap(s->peer[pe], s->map_len);
+        munmap(s->base, s->map_len);
+    }
     free(s->peer);
     free(s->rank_of_pe);
     memset(s, 0, sizeof *s);

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "devices.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
 
 #if MPISHMEM_GPU_SUPPORT
 

@@ -18,8 +18,8 @@
 #include <strings.h>
 #include <unistd.h>
 #include "devices.h"
-#include "../lib/error.h"
-#include "../lib/runtime.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
 
 #if MPISHMEM_HAVE_MPI_EXT
 #include <mpi-ext.h> /* Open MPI declares MPIX_Query_cuda_support here */

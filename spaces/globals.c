@@ -19,8 +19,9 @@
 #include <stdlib.h>
 #include "heap.h"
 #include "globals_shm.h"
-#include "../lib/runtime.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/window.h"
+#include "../mpi_backend/progress.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 
@@ -35,7 +36,7 @@ static const char *globals_why;
 static int map_node_peers(mpishmem_segment_t *s)
 {
     int n = mpishmem_rt.n_pes, me = mpishmem_rt.my_pe, nn = mpishmem_rt.node_size;
-    struct mpishmem_globals_shm_id mine, *ids = malloc((size_t)nn * sizeof *ids);
+    mpishmem_shm_id_t mine, *ids = malloc((size_t)nn * sizeof *ids);
     int ok = mpishmem_globals_shm_info(&mine) && mpishmem_globals_shm_lo() == s->base;
     if (!ok)
         globals_why = mpishmem_globals_shm_why() ? mpishmem_globals_shm_why()
@@ -46,7 +47,7 @@ static int map_node_peers(mpishmem_segment_t *s)
         globals_why = "out of memory";
     }
     if (ids)
-        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE,
+        mpishmem_allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE,
                       mpishmem_rt.node);
     for (int pe = 0; ok && pe < n; pe++) {
         int nr = mpishmem_rt.node_rank_of_pe[pe];
@@ -61,7 +62,7 @@ static int map_node_peers(mpishmem_segment_t *s)
     }
     free(ids);
     int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.node);
+    mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.node);
     if (!all) {
         if (ok)
             globals_why = "another PE of the node could not map the data";
@@ -93,7 +94,7 @@ int mpishmem_globals_create(void)
     /* The atomic mechanism: CPU atomics only if every PE maps every other
      * (one node, all mapped); one agreement so it is the same everywhere. */
     int every = node_ok && mpishmem_rt.node_size == mpishmem_rt.n_pes, all = 0;
-    MPI_Allreduce(&every, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
+    mpishmem_allreduce(&every, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     s->amo_cpu = all;
     if (mpishmem_segment_register(s) != 0) {
         mpishmem_globals_destroy();

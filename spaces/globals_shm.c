@@ -104,24 +104,6 @@ static int layout_ok(uintptr_t lo, uintptr_t hi, uintptr_t *anon_from)
     return ok && at >= hi;
 }
 
-static int new_object(size_t len)
-{
-    int fd = memfd_create("mpishmem-globals", MFD_CLOEXEC);
-    if (fd < 0) {
-        /* No memfd (old kernel, seccomp): a POSIX object, unlinked at once. */
-        char name[64];
-        snprintf(name, sizeof name, "/mpishmem-globals-%ld", (long)getpid());
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0)
-            shm_unlink(name);
-    }
-    if (fd >= 0 && ftruncate(fd, (off_t)len) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
-
 /* Whether the anonymous page at p was ever touched: /proc/self/pagemap's
  * present (63) or swapped (62) bit.  -1 when pagemap cannot tell. */
 static int page_touched(int pm, uintptr_t p, size_t page)
@@ -187,7 +169,7 @@ __attribute__((constructor(101))) static void globals_shm_setup(void)
         gs.why = "pthread_atfork failed";
         return;
     }
-    int fd = new_object(len);
+    int fd = mpishmem_shm_object_new("mpishmem-globals", len);
     if (fd < 0) {
         gs.why = "no memfd_create or shm_open";
         return;
@@ -222,25 +204,9 @@ __attribute__((constructor(101))) static void globals_shm_setup(void)
     gs.why = NULL;
 }
 
-int mpishmem_globals_shm_info(struct mpishmem_globals_shm_id *id)
+int mpishmem_globals_shm_info(mpishmem_shm_id_t *id)
 {
-    memset(id, 0, sizeof *id);
-    id->pid = (long)getpid();
-    id->fd = gs.fd;
-    id->len = gs.len;
-    if (gs.fd < 0)
-        return 0;
-    /* A device and inode name one object: a peer that opens our fd by
-     * /proc path (a reused pid, another PID namespace) checks it got this
-     * one.  Works wherever the library lives (program or libmpishmem.so). */
-    struct stat st;
-    if (fstat(gs.fd, &st) != 0) {
-        id->fd = -1;
-        return 0;
-    }
-    id->dev = (uint64_t)st.st_dev;
-    id->ino = (uint64_t)st.st_ino;
-    return 1;
+    return mpishmem_shm_id_of(gs.fd, gs.len, id);
 }
 
 char *mpishmem_globals_shm_lo(void)
@@ -253,22 +219,11 @@ const char *mpishmem_globals_shm_why(void)
     return gs.why;
 }
 
-char *mpishmem_globals_shm_map(const struct mpishmem_globals_shm_id *id)
+char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id)
 {
-    if (id->fd < 0 || id->len != gs.len || gs.fd < 0)
+    if (id->len != gs.len || gs.fd < 0)
         return NULL;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/fd/%d", id->pid, id->fd);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *p = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && (size_t)st.st_size == gs.len &&
-        (uint64_t)st.st_dev == id->dev && (uint64_t)st.st_ino == id->ino)
-        p = mmap(NULL, gs.len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    return p == MAP_FAILED ? NULL : p;
+    return mpishmem_shm_map_peer(id);
 }
 
 void mpishmem_globals_shm_unmap(char *p)

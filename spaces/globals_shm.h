@@ -9,25 +9,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* What a PE tells the other PEs of its node so they can map its data. */
-struct mpishmem_globals_shm_id {
-    long pid;
-    int fd;          /* -1: no shared backing */
-    int pad;
-    uint64_t len;
-    uint64_t dev, ino; /* the object's identity: a peer checks it opened this one */
-};
+#include "../mpi_backend/node_shm.h"
 
 /* This PE's id (pid, fd, size, device and inode); 1 when it has a backing. */
-int mpishmem_globals_shm_info(struct mpishmem_globals_shm_id *id);
+int mpishmem_globals_shm_info(mpishmem_shm_id_t *id);
 /* Start of the backed range (page below __data_start), NULL without one. */
 char *mpishmem_globals_shm_lo(void);
 /* Why there is no backing (NULL when there is one). */
 const char *mpishmem_globals_shm_why(void);
 /* Map a peer's object; NULL when it cannot be opened or is not the one
  * the id describes. */
-char *mpishmem_globals_shm_map(const struct mpishmem_globals_shm_id *id);
+char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id);
 void mpishmem_globals_shm_unmap(char *p);
 
 #endif

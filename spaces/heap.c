@@ -9,9 +9,10 @@
 #include <string.h>
 #include "heap.h"
 #include "devices.h"
-#include "../lib/runtime.h"
+#include "../mpi_backend/runtime.h"
 #include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
+#include "../mpi_backend/progress.h"
 
 mpishmem_heap_t mpishmem_default_heap;
 mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;
@@ -30,6 +31,7 @@ static int heap_finish(mpishmem_heap_t *h, size_t size)
     h->capacity = size;
     h->exhausted_once = 0;
     h->seg.block_of = heap_block_of;
+    h->seg.explain_target = mpishmem_space_explain_target;
     h->alloc = mpishmem_allocator_create(size);
     if (h->alloc == NULL || mpishmem_segment_register(&h->seg) != 0) {
         mpishmem_allocator_destroy(h->alloc);
@@ -132,7 +134,7 @@ int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, 
     /* Every member must get its memory before any creates the window. */
     void *base = mpishmem_gpu_alloc(gpu, size == 0 ? 1 : size);
     int ok = base != NULL, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    mpishmem_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
     if (!all_ok) {
         if (base)
             mpishmem_gpu_free(gpu, base);

@@ -84,4 +84,9 @@ void mpishmem_globals_destroy(void);
 void mpishmem_globals_report(void);
 extern mpishmem_segment_t mpishmem_globals_segment;
 
+/* A heap's segment->explain_target: names the space and what it refuses
+ * (space_checks.c). */
+void mpishmem_space_explain_target(const char *routine, const mpishmem_segment_t *s, int pe)
+    __attribute__((noreturn, cold));
+
 #endif

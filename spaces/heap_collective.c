@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "heap.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
 #include "../mpi_backend/progress.h"
 
 #define NO_OFFSET UINT64_MAX

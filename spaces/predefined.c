@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include "devices.h"
 #include "space.h"
-#include "../lib/error.h"
-#include "../lib/init_internal.h"
+#include "space_settings.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/progress.h"
 
 shmem_space_t mpishmem_space_default_handle;
 shmem_space_t mpishmem_space_cpu_handle;
@@ -42,9 +43,10 @@ static int enabled(int enable_var, int default_var, shmem_device_type_t d)
     return enable_var == 1 || (enable_var == -1 && default_var == (int)d);
 }
 
-void mpishmem_spaces_plan(mpishmem_settings_t *set)
+void mpishmem_spaces_plan(const mpishmem_space_settings_t *sp, int heap_size_set,
+                          size_t *heap_size, const char **heap_size_var,
+                          const char **heap_size_text)
 {
-    const mpishmem_space_settings_t *sp = &set->spaces;
     mpishmem_devices_init();
     if (sp->default_space == SHMEM_DEVICE_CPU && sp->enable_cpu == 0)
         mpishmem_fatal("shmem_init", "SHMEM_DEFAULT_SPACE=CPU, but SHMEM_ENABLE_CPU_SPACE "
@@ -60,9 +62,11 @@ void mpishmem_spaces_plan(mpishmem_settings_t *set)
                        "and SHMEM_ENABLE_GPU_SPACE): enable at least one");
 
     plan.gpu_here = plan.gpu_enabled && mpishmem_device_reachable(SHMEM_DEVICE_GPU);
-    int v[2] = {plan.gpu_here, mpishmem_devices.cpu_visible}, lo[2], hi[2];
-    MPI_Allreduce(v, lo, 2, MPI_INT, MPI_MIN, mpishmem_rt.world);
-    MPI_Allreduce(v, hi, 2, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    /* Both ends in one collective: max(x) = -min(-x) (flags are 0 or 1). */
+    int v[4] = {plan.gpu_here, mpishmem_devices.cpu_visible, -plan.gpu_here,
+                -mpishmem_devices.cpu_visible}, r[4];
+    mpishmem_allreduce(v, r, 4, MPI_INT, MPI_MIN, mpishmem_rt.world);
+    int lo[2] = {r[0], r[1]}, hi[2] = {-r[2], -r[3]};
     plan.gpu_all = lo[0];
     plan.cpu_all = lo[1];
     plan.gpu_any = hi[0];
@@ -89,15 +93,15 @@ void mpishmem_spaces_plan(mpishmem_settings_t *set)
     plan.cpu_size = MPISHMEM_DEFAULT_HEAP_SIZE;
     plan.gpu_size = MPISHMEM_DEFAULT_HEAP_SIZE;
     plan.cpu_var = plan.gpu_var = "default";
-    if (set->heap_size_set) {
-        *(cpu_default ? &plan.cpu_size : &plan.gpu_size) = set->heap_size;
-        *(cpu_default ? &plan.cpu_var : &plan.gpu_var) = set->heap_size_var;
+    if (heap_size_set) {
+        *(cpu_default ? &plan.cpu_size : &plan.gpu_size) = *heap_size;
+        *(cpu_default ? &plan.cpu_var : &plan.gpu_var) = *heap_size_var;
     }
     if (sp->cpu_size_set) {
         plan.cpu_size = sp->cpu_size;
         plan.cpu_var = "SHMEM_CPU_SYMMETRIC_SIZE";
         if (cpu_default)
-            set->heap_size_text = sp->cpu_size_text;
+            *heap_size_text = sp->cpu_size_text;
     }
     if (sp->gpu_size_set) {
         plan.gpu_size = sp->gpu_size;
@@ -106,11 +110,11 @@ void mpishmem_spaces_plan(mpishmem_settings_t *set)
     /* The host heap shmem_init makes: the CPU space if it is the default
      * or enabled on every PE, else one page nobody allocates from. */
     if (cpu_default || (plan.cpu_enabled && plan.cpu_all)) {
-        set->heap_size = plan.cpu_size;
-        set->heap_size_var = plan.cpu_var;
+        *heap_size = plan.cpu_size;
+        *heap_size_var = plan.cpu_var;
     } else {
-        set->heap_size = 0;
-        set->heap_size_var = "no CPU space";
+        *heap_size = 0;
+        *heap_size_var = "no CPU space";
     }
 }
 

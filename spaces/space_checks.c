@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "space.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
 
-void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
+void mpishmem_space_explain_target(const char *routine, const mpishmem_segment_t *s, int pe)
 {
     const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
     const char *name = sp ? sp->name : s->name;

@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include "devices.h"
 #include "space.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
 #include "../mpi_backend/segment.h"
+#include "../mpi_backend/progress.h"
 
 static const char *device_name(shmem_device_type_t d)
 {
@@ -82,12 +83,13 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     *out = NULL;
     mpishmem_space_t *sp = member ? calloc(1, sizeof *sp) : NULL;
     size_t capacity = member ? mpishmem_device_capacity(device) : 0;
-    /* Any member that cannot: 1 in the slot. */
-    int v[4] = {member, member && sp == NULL,
+    /* Any member that cannot: 1 in the slot.  The last: any non-member. */
+    int v[5] = {member, member && sp == NULL,
                 member && capacity != 0 && size > capacity,
-                member && mpishmem_segments.count >= MPISHMEM_MAX_SEGMENTS};
-    int r[4];
-    MPI_Allreduce(v, r, 4, MPI_INT, MPI_MAX, mpishmem_rt.world);
+                member && mpishmem_segments.count >= MPISHMEM_MAX_SEGMENTS, !member};
+    int r[5];
+    mpishmem_allreduce(v, r, 5, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    int everyone = !r[4];
     if (!r[0] || r[1] || r[2] || r[3]) {
         free(sp);
         if (!r[0])
@@ -103,8 +105,15 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         return -1;
     }
 
-    MPI_Comm comm;
-    MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED, mpishmem_rt.my_pe, &comm);
+    /* With every PE a member the communicators are copies of the world's
+     * and the node's: duplicated with polling, where MPI_Comm_split and
+     * MPI_Comm_split_type spin (MPICH: 120 ms for the latter at 4 PEs on
+     * 2 cores). */
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (everyone)
+        mpishmem_comm_dup(mpishmem_rt.world, &comm);
+    else
+        MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED, mpishmem_rt.my_pe, &comm);
     int rc = MPI_SUCCESS;
     if (member) {
         sp->comm = comm;
@@ -116,7 +125,10 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         mpishmem_space_counts.comms++;
         snprintf(sp->name, sizeof sp->name, "%s space %d", device_name(device), serial);
         if (device == SHMEM_DEVICE_CPU) {
-            MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sp->shm_comm);
+            if (everyone)
+                mpishmem_comm_dup(mpishmem_rt.node, &sp->shm_comm);
+            else
+                MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sp->shm_comm);
             mpishmem_space_counts.comms++;
             rc = mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
         } else {
@@ -125,7 +137,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         }
     }
     int good = rc == MPI_SUCCESS, all_good = 0;
-    MPI_Allreduce(&good, &all_good, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
+    mpishmem_allreduce(&good, &all_good, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     if (!all_good) {
         if (member) {
             if (rc == MPI_SUCCESS)
@@ -143,7 +155,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     sp->heap = &sp->own_heap;
     sp->heap->size_var = size_var;
     MPI_Comm team_comm;
-    MPI_Comm_dup(comm, &team_comm);
+    mpishmem_comm_dup(comm, &team_comm);
     sp->team = mpishmem_team_from_comm(team_comm, &sp->anchor, NULL, 0);
     if (sp->team == NULL)
         mpishmem_fatal("shmem_space_create", "out of memory for the team of the %s", sp->name);
@@ -182,7 +194,7 @@ static void agree_config(const char *routine, const shmem_space_config_t *c)
         v[i] = mine[i];
         v[4 + i] = ~mine[i];
     }
-    MPI_Allreduce(v, r, 8, MPI_UINT64_T, MPI_MIN, mpishmem_rt.world);
+    mpishmem_allreduce(v, r, 8, MPI_UINT64_T, MPI_MIN, mpishmem_rt.world);
     static const char *const what[4] = {"config (NULL on some PEs)", "config->device_type",
                                         "config->size", "config->flags"};
     for (int i = 0; i < 4; i++)
@@ -211,7 +223,7 @@ int shmem_space_create(const shmem_space_config_t *config, shmem_space_t *space,
                           : NULL;
     /* space/team NULL on only some PEs would split the outcome: agree. */
     int ok = bad == NULL, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
+    mpishmem_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     char why[256];
     int rc = -1;
     mpishmem_space_t *sp = NULL;
@@ -251,7 +263,7 @@ int shmem_space_destroy(shmem_space_t space)
     }
     /* A team made from the space team may live on only some members. */
     int busy = sp->anchor.n_children, any_busy = 0;
-    MPI_Allreduce(&busy, &any_busy, 1, MPI_INT, MPI_MAX, sp->comm);
+    mpishmem_allreduce(&busy, &any_busy, 1, MPI_INT, MPI_MAX, sp->comm);
     if (any_busy)
         return 1;
     if (MPISHMEM_DEBUG_ON) {

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "team.h"
-#include "../lib/runtime.h"
+#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/progress.h"
 
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
@@ -227,9 +228,9 @@ void mpishmem_team_release(shmem_team_t team)
 int mpishmem_teams_init(void)
 {
     MPI_Comm world, shared;
-    MPI_Comm_dup(mpishmem_rt.world, &world);
+    mpishmem_comm_dup(mpishmem_rt.world, &world);
     if (mpishmem_rt.shm_enabled)
-        MPI_Comm_dup(mpishmem_rt.node, &shared);
+        mpishmem_comm_dup(mpishmem_rt.node, &shared);
     else
         MPI_Comm_dup(MPI_COMM_SELF, &shared);
     live_head = NULL;

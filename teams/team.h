@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../lib/runtime.h"
+#include "../mpi_backend/runtime.h"
 
 struct mpishmem_team {
     unsigned magic;      /* MPISHMEM_TEAM_MAGIC while the team is live */

@@ -1,11 +1,10 @@
 /*
- * mpishmem: team queries, PE translation, configuration and destruction.
+ * mpishmem: team queries, PE translation and configuration.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "team.h"
-#include "../lib/context.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
 
 void mpishmem_fatal_team(const char *routine, shmem_team_t team)
 {
@@ -65,19 +64,4 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     if (dest_team == SHMEM_TEAM_WORLD)
         return world;
     return mpishmem_team_pe_of_world(dest_team, world);
-}
-
-void shmem_team_destroy(shmem_team_t team)
-{
-    if (team == SHMEM_TEAM_INVALID)
-        return;
-    mpishmem_check_team("shmem_team_destroy", team);
-    if (team->predefined)
-        mpishmem_fatal("shmem_team_destroy", "%s is a predefined team and cannot be destroyed",
-                       team == SHMEM_TEAM_WORLD    ? "SHMEM_TEAM_WORLD"
-                       : team == SHMEM_TEAM_SHARED ? "SHMEM_TEAM_SHARED"
-                                                   : "the team");
-    if (team->n_contexts > 0)
-        mpishmem_ctx_release_team(team);
-    mpishmem_team_release(team);
 }

@@ -12,7 +12,8 @@
  */
 #include <shmemx.h>
 #include "team.h"
-#include "../lib/error.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/progress.h"
 
 /* SHMEM_DEBUG: every PE of comm passed the same `n` ints. */
 static void check_same_args(const char *routine, MPI_Comm comm, const int *v, int n)
@@ -20,8 +21,8 @@ static void check_same_args(const char *routine, MPI_Comm comm, const int *v, in
     int mine[8], lo[8], hi[8];
     for (int i = 0; i < n; i++)
         mine[i] = v[i];
-    MPI_Allreduce(mine, lo, n, MPI_INT, MPI_MIN, comm);
-    MPI_Allreduce(mine, hi, n, MPI_INT, MPI_MAX, comm);
+    mpishmem_allreduce(mine, lo, n, MPI_INT, MPI_MIN, comm);
+    mpishmem_allreduce(mine, hi, n, MPI_INT, MPI_MAX, comm);
     for (int i = 0; i < n; i++)
         if (lo[i] != hi[i])
             mpishmem_fatal(routine, "PEs of the parent team passed different arguments "
@@ -119,7 +120,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
     /* A bad config on some PEs must fail everywhere: agree on it. */
     int ok = check_config(routine, xconfig, xmask) == 0 && check_config(routine, yconfig, ymask) == 0;
     int all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, parent->comm);
+    mpishmem_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, parent->comm);
     if (!all_ok)
         return -1;
     int me = parent->my_pe;
@@ -158,11 +159,11 @@ int shmemx_team_create_from_comm(MPI_Comm comm, shmem_team_t *team)
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
     int ok = me_in_world != MPI_UNDEFINED, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    mpishmem_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
     if (!all_ok)
         return -1;
     MPI_Comm dup;
-    if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+    if (mpishmem_comm_dup(comm, &dup) != MPI_SUCCESS)
         return -1;
     *team = mpishmem_team_from_comm(dup, NULL, NULL, 0);
     if (*team == NULL) {

@@ -148,6 +148,7 @@ void mpishmem_active_sets_finalize(void)
         while (buckets[b] != NULL) {
             struct active_set *s = buckets[b];
             buckets[b] = s->next;
+            mpishmem_coll_sync_free(&s->cc);
             MPI_Comm_free(&s->cc.comm);
             free(s->cc.counts);
             free(s->cc.displs);

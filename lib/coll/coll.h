@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../error.h"
+#include "../../mpi_backend/error.h"
 
 /* The communicator a collective runs on, and its scratch. */
 typedef struct mpishmem_coll_comm {
@@ -35,6 +35,8 @@ typedef struct mpishmem_coll_comm {
     int me, n;                  /* rank in comm, size of comm */
     int *counts, *displs;       /* [n]: collect's Allgatherv arguments, made on first use */
     int may_block;              /* no PE of comm is oversubscribed: small calls may block */
+    int barrier_ready;          /* barrier's route chosen (sync.c), at its first barrier */
+    struct mpishmem_node_barrier *shm_barrier; /* shared-memory barrier, or NULL: MPI's */
 } mpishmem_coll_comm_t;
 
 /* ---- MPI datatypes and operations of the C types --------------------------
@@ -101,6 +103,11 @@ void mpishmem_active_sets_finalize(void);
  * unsigned_minmax.c); op itself for every other operation and type. */
 MPI_Op mpishmem_coll_minmax_op(const char *routine, MPI_Op op, MPI_Datatype dt);
 void mpishmem_coll_minmax_finalize(void);
+
+/* The barrier route of c (sync.c): the whole world's barrier for
+ * shmem_barrier_all/sync_all, and c's own state to release. */
+void mpishmem_coll_sync_world(const char *routine);
+void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c);
 
 /* Releases what the collectives keep between calls (shmem_finalize). */
 void mpishmem_coll_finalize(void);

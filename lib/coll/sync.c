@@ -2,23 +2,121 @@
  * mpishmem: synchronization over a team or an active set.
  *
  * sync (shmem_team_sync, the deprecated active-set shmem_sync) only makes
- * this PE's earlier stores visible: a memory fence on each side of an
- * MPI barrier, as shmem_sync_all does; outstanding puts are not completed.
+ * this PE's earlier stores visible: a memory fence on each side of a
+ * barrier, as shmem_sync_all does; outstanding puts are not completed.
  * The deprecated shmem_barrier also completes them first (a quiet), as
  * shmem_barrier_all does.
  *
+ * The barrier itself is either MPI's or, when every member shares this
+ * node and MPISHMEM_SHM is on, one on flags in node-shared memory
+ * (mpi_backend/node_barrier.c).  The route is chosen once per team or
+ * active set, at its first barrier, which every member calls; setting
+ * MPISHMEM_BARRIER (docs/collectives.md).
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <string.h>
+#include <strings.h>
 #include "coll.h"
+#include "../env.h"
+#include "../../mpi_backend/node_barrier.h"
+#include "../../mpi_backend/progress.h"
 #include "../../mpi_backend/segment.h"
+#include "../../teams/team.h"
 #include "../trace.h"
 
-static void sync_comm(const char *routine, const mpishmem_coll_comm_t *c)
+enum barrier_mode { MODE_UNREAD, MODE_AUTO, MODE_MPI, MODE_SHM, MODE_CENTRAL, MODE_DISSEMINATION };
+
+static int mode_read;
+
+#ifdef OPEN_MPI
+#define MPISHMEM_BARRIER_MPI_WHEN_OVERSUBSCRIBED 1
+#else
+#define MPISHMEM_BARRIER_MPI_WHEN_OVERSUBSCRIBED 0
+#endif
+
+static int barrier_mode(const char *routine)
+{
+    int m = __atomic_load_n(&mode_read, __ATOMIC_RELAXED);
+    if (MPISHMEM_LIKELY(m != MODE_UNREAD))
+        return m;
+    static const char *const vars[] = {"MPISHMEM_BARRIER", NULL};
+    const char *v = mpishmem_getenv_first(vars, NULL);
+    if (v == NULL || *v == '\0' || strcasecmp(v, "auto") == 0)
+        m = MODE_AUTO;
+    else if (strcasecmp(v, "mpi") == 0)
+        m = MODE_MPI;
+    else if (strcasecmp(v, "shm") == 0)
+        m = MODE_SHM;
+    else if (strcasecmp(v, "shm-central") == 0)
+        m = MODE_CENTRAL;
+    else if (strcasecmp(v, "shm-dissemination") == 0)
+        m = MODE_DISSEMINATION;
+    else
+        mpishmem_fatal(routine, "MPISHMEM_BARRIER='%s' is not auto, shm, mpi, shm-central "
+                       "or shm-dissemination", v);
+    __atomic_store_n(&mode_read, m, __ATOMIC_RELAXED);
+    return m;
+}
+
+/* The shared-memory barrier of c, or NULL for MPI's; made at c's first
+ * barrier (collective over c, every member decides alike). */
+static mpishmem_node_barrier_t *choose(const char *routine, mpishmem_coll_comm_t *c)
+{
+    int m = barrier_mode(routine);
+    int want = m != MODE_MPI && mpishmem_rt.shm_enabled;
+    /* auto: Open MPI's own barrier, which yields inside its waits when
+     * oversubscribed, was as fast as the flags at 4 PEs on 2 cores
+     * (docs/collectives.md); on MPICH the flags won everywhere. */
+    if (m == MODE_AUTO && !c->may_block && MPISHMEM_BARRIER_MPI_WHEN_OVERSUBSCRIBED)
+        want = 0;
+    enum mpishmem_node_barrier_algo algo =
+        m == MODE_CENTRAL ? MPISHMEM_NODE_BARRIER_CENTRAL : MPISHMEM_NODE_BARRIER_DISSEMINATION;
+    c->shm_barrier = mpishmem_node_barrier_create(c->comm, want, algo);
+    c->barrier_ready = 1;
+    return c->shm_barrier;
+}
+
+static inline mpishmem_node_barrier_t *route(const char *routine, mpishmem_coll_comm_t *c)
+{
+    if (MPISHMEM_LIKELY(c->barrier_ready))
+        return c->shm_barrier;
+    return choose(routine, c);
+}
+
+void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c)
+{
+    mpishmem_node_barrier_free(c->shm_barrier);
+    c->shm_barrier = NULL;
+    c->barrier_ready = 0;
+}
+
+/* shmem_barrier_all and shmem_sync_all: the world team's route; MPI's
+ * barrier on the runtime's world communicator otherwise, as before. */
+void mpishmem_coll_sync_world(const char *routine)
+{
+    mpishmem_coll_comm_t *c = __atomic_load_n(&SHMEM_TEAM_WORLD->coll, __ATOMIC_ACQUIRE);
+    if (MPISHMEM_UNLIKELY(c == NULL))
+        c = mpishmem_coll_team(routine, SHMEM_TEAM_WORLD);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    mpishmem_node_barrier_t *b = route(routine, c);
+    if (b != NULL)
+        mpishmem_node_barrier_wait(b);
+    else
+        mpishmem_barrier_comm(mpishmem_rt.world);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void sync_comm(const char *routine, mpishmem_coll_comm_t *c)
 {
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, 0);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Barrier, MPI_Ibarrier, c->comm);
+    mpishmem_node_barrier_t *b = route(routine, c);
+    if (b != NULL)
+        mpishmem_node_barrier_wait(b);
+    else
+        MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Barrier, MPI_Ibarrier, c->comm);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -7,7 +7,7 @@
 . "${MESON_SOURCE_ROOT:?}/test/harness/env_check.sh"
 env_check_init "${1:?usage: env_errors.sh PROGRAM}"
 unset SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE SHMEM_DEBUG SMA_DEBUG \
-      SHMEM_VERSION SMA_VERSION SHMEM_INFO SMA_INFO MPISHMEM_SHM MPISHMEM_YIELD \
+      SHMEM_VERSION SMA_VERSION SHMEM_INFO SMA_INFO MPISHMEM_SHM MPISHMEM_YIELD MPISHMEM_BARRIER \
       MPISHMEM_PROGRESS_THREAD \
       SHMEM_ENABLE_CPU_SPACE SHMEM_ENABLE_GPU_SPACE
 
@@ -56,6 +56,12 @@ done
 want_status=ok want_out="$full" want_err="but the heap is 1000 bytes in all (set by SMA_SYMMETRIC_SIZE)"
 run "SMA_SYMMETRIC_SIZE=1000"
 
+# The barrier route (read at the first barrier, shmem_finalize's at the latest).
+want_status=fail want_err="MPISHMEM_BARRIER='fast' is not auto, shm, mpi, shm-central or shm-dissemination"
+run "MPISHMEM_BARRIER=fast"
+want_status=ok want_out="$fits"
+run "MPISHMEM_BARRIER=SHM-central SHMEM_SYMMETRIC_SIZE=4M"
+
 # Booleans.
 want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEBUG='maybe' is not a boolean"
 run "SHMEM_DEBUG=maybe"
@@ -95,6 +101,15 @@ want_lines=1 want_lines_text="OpenSHMEM 1.6"
 run "SHMEM_INFO=1 SHMEM_SYMMETRIC_SIZE=3M"
 want_status=ok want_out="[1048576, from SMA_SYMMETRIC_SIZE]"
 run "SMA_INFO=yes SMA_SYMMETRIC_SIZE=1M"
+# The lanes in use: the setting, or none when unset and PEs outnumber cores.
+want_status=ok want_out="MPISHMEM_CTX_LANES|independently [3]"
+run "SHMEM_INFO=1 MPISHMEM_CTX_LANES=3"
+if [ "$(nproc)" -ge 2 ]; then
+    want_status=ok want_out="MPISHMEM_CTX_LANES|independently [4]"
+else
+    want_status=ok want_out="independently [0: unset, and PEs outnumber cores]"
+fi
+run "-u MPISHMEM_CTX_LANES SHMEM_INFO=1"
 
 # Settings that must agree across PEs, given per process through an MPMD
 # launch (env_mpmd).

@@ -1,5 +1,6 @@
 /*
- * mpishmem: the process-wide runtime state shared by every layer.
+ * mpishmem: the process-wide runtime state shared by every layer (the
+ * definition is in runtime.c; lib/init.c fills it).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */

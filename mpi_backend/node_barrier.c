@@ -1,0 +1,171 @@
+/*
+ * mpishmem: the shared-memory barrier of node_barrier.h.
+ *
+ * The flags object is a memfd made by the communicator's rank 0; the other
+ * members open it through /proc/PID/fd/N (node_shm.c, as for the heaps and
+ * the globals), so it has no name anywhere and dies with its last mapping.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "node_barrier.h"
+#include "node_shm.h"
+#include "progress.h"
+#include "runtime.h"
+
+/* One flag per line; 128 bytes keeps neighbours apart from the adjacent
+ * line prefetcher of x86 too. */
+#define LINE 128u
+
+struct mpishmem_node_barrier {
+    int me, n, rounds;
+    enum mpishmem_node_barrier_algo algo;
+    uint64_t epoch;     /* barriers this PE has entered */
+    char *base;         /* the flags; NULL for a one-member communicator */
+    size_t len;
+};
+
+/* Line 0: the central algorithm's arrival count; line 1: its release
+ * epoch; then n * rounds dissemination flags, (pe, round) written only by
+ * PE pe - 2^round. */
+static inline uint64_t *line(const mpishmem_node_barrier_t *b, size_t i)
+{
+    return (uint64_t *)(b->base + i * LINE);
+}
+
+static inline uint64_t *flag(const mpishmem_node_barrier_t *b, int pe, int round)
+{
+    return line(b, 2 + (size_t)pe * (size_t)b->rounds + (size_t)round);
+}
+
+static inline void wait_reach(const uint64_t *p, uint64_t v)
+{
+    unsigned spins = 0;
+    while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v)
+        mpishmem_progress_step(&spins);
+}
+
+void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b)
+{
+    if (b->base == NULL)
+        return;
+    uint64_t e = ++b->epoch;
+    if (b->algo == MPISHMEM_NODE_BARRIER_CENTRAL) {
+        uint64_t before = __atomic_fetch_add(line(b, 0), 1, __ATOMIC_ACQ_REL);
+        if (before + 1 == e * (uint64_t)b->n)
+            __atomic_store_n(line(b, 1), e, __ATOMIC_RELEASE);
+        else
+            wait_reach(line(b, 1), e);
+        return;
+    }
+    for (int k = 0, d = 1; k < b->rounds; k++, d <<= 1) {
+        __atomic_store_n(flag(b, (b->me + d) % b->n, k), e, __ATOMIC_RELEASE);
+        wait_reach(flag(b, b->me, k), e);
+    }
+}
+
+/* Every member of comm shares this PE's node. */
+static int all_on_node(MPI_Comm comm, int n)
+{
+    int *mine = malloc(2 * (size_t)n * sizeof(int));
+    if (mine == NULL)
+        return 0;
+    int *world = mine + n;
+    for (int i = 0; i < n; i++)
+        mine[i] = i;
+    MPI_Group g, wg;
+    MPI_Comm_group(comm, &g);
+    MPI_Comm_group(mpishmem_rt.world, &wg);
+    MPI_Group_translate_ranks(g, n, mine, wg, world);
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++)
+        ok = world[i] != MPI_UNDEFINED && mpishmem_rt.node_rank_of_pe[world[i]] >= 0;
+    free(mine);
+    return ok;
+}
+
+/* Whether every member says yes (polled, like the library's other waits). */
+static int all_agree(MPI_Comm comm, int mine)
+{
+    int all = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req);
+    mpishmem_wait_request(&req);
+    return all;
+}
+
+static void *map_fd(int fd, size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
+                                                      enum mpishmem_node_barrier_algo algo)
+{
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    /* Every member must also pick the same algorithm (a PE whose
+     * MPISHMEM_BARRIER differs would wait on flags no one raises). */
+    int mine = want && all_on_node(comm, n) ? 1 + (int)algo : 0;
+    int lo = all_agree(comm, mine), hi = -all_agree(comm, -mine);
+    if (lo == 0 || lo != hi)
+        return NULL; /* a member is off-node, asked for MPI's barrier, or another algorithm */
+    int ok;
+    mpishmem_node_barrier_t *b = calloc(1, sizeof *b);
+    ok = b != NULL;
+    if (ok) {
+        b->me = me;
+        b->n = n;
+        b->algo = algo;
+        while ((1 << b->rounds) < n)
+            b->rounds++;
+        long page = sysconf(_SC_PAGESIZE);
+        size_t pg = page > 0 ? (size_t)page : 4096;
+        b->len = ((2 + (size_t)n * (size_t)b->rounds) * LINE + pg - 1) / pg * pg;
+    }
+    if (n == 1) {
+        if (all_agree(comm, ok))
+            return b;
+        free(b);
+        return NULL;
+    }
+    /* Rank 0 makes the object; the others map it from its id (node_shm.h). */
+    mpishmem_shm_id_t id = {.fd = -1};
+    int fd = -1;
+    if (me == 0 && ok) {
+        fd = mpishmem_shm_object_new("mpishmem-barrier", b->len);
+        if (fd >= 0 && (b->base = map_fd(fd, b->len)) != NULL)
+            mpishmem_shm_id_of(fd, b->len, &id);
+    }
+    MPI_Request req;
+    MPI_Ibcast(&id, sizeof id, MPI_BYTE, 0, comm, &req);
+    mpishmem_wait_request(&req);
+    if (me != 0 && ok)
+        b->base = mpishmem_shm_map_peer(&id);
+    ok = all_agree(comm, ok && b->base != NULL);
+    if (fd >= 0)
+        close(fd); /* after the agreement: everyone who could open it has */
+    if (!ok) { /* no memfd, or /proc/PID/fd could not be opened */
+        mpishmem_node_barrier_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void mpishmem_node_barrier_free(mpishmem_node_barrier_t *b)
+{
+    if (b == NULL)
+        return;
+    if (b->base != NULL)
+        munmap(b->base, b->len);
+    free(b);
+}

@@ -1,0 +1,46 @@
+/*
+ * mpishmem: a barrier on flags in node-shared memory, for a communicator
+ * whose processes all share one node.
+ *
+ * The flags live in one anonymous shared-memory object per communicator
+ * (memfd, mapped by every member), one cache line per flag so that no two
+ * writers share a line.  Counters only grow, so nothing is ever reset and
+ * a fast PE entering the next barrier cannot confuse a slow one.
+ *
+ * Two algorithms, chosen per barrier object:
+ *  - dissemination: ceil(log2 n) rounds; in round k each PE raises the
+ *    flag of PE (me + 2^k) mod n and waits for its own;
+ *  - central: each PE adds 1 to one shared counter; the last arrival
+ *    raises a release counter the others wait on.
+ * Release stores and acquire loads chain every PE's earlier stores to
+ * every PE's later loads.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_NODE_BARRIER_H
+#define MPISHMEM_NODE_BARRIER_H
+
+#include <mpi.h>
+
+enum mpishmem_node_barrier_algo {
+    MPISHMEM_NODE_BARRIER_DISSEMINATION = 0,
+    MPISHMEM_NODE_BARRIER_CENTRAL = 1,
+};
+
+typedef struct mpishmem_node_barrier mpishmem_node_barrier_t;
+
+/* Collective over comm.  Returns the same answer on every member: a
+ * barrier object when want is nonzero on every member, every member is on
+ * this PE's node (mpishmem_rt.node) and the shared flags could be mapped
+ * by all; NULL otherwise (the caller keeps the MPI barrier). */
+mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
+                                                      enum mpishmem_node_barrier_algo algo);
+/* Local: unmaps the flags (the other members may still be using theirs). */
+void mpishmem_node_barrier_free(mpishmem_node_barrier_t *b);
+
+/* Waits until every member has arrived; polls MPI and yields while it
+ * waits as mpishmem_progress_step does.  Orders memory: stores before it
+ * on any member are visible to loads after it on every member. */
+void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b);
+
+#endif
