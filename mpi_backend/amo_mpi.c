@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <pthread.h>
 #include "amo_path.h"
 #include "runtime.h"
 
@@ -41,6 +42,41 @@ static MPI_Op mpi_op_of(int op)
     }
 }
 
+/* Threads of one PE that wait for fetching AMOs when PEs outnumber cores
+ * take turns here: Open MPI's osc/ucx runs each one in software under a
+ * spin lock, and a dozen threads spinning on it starved the one holding it
+ * (3 PEs x 4 threads on 2 cores, MPISHMEM_SHM=0: over 60 s for 9600
+ * fetching AMOs, test ctx_fetch_threads).  Waiting threads sleep here. */
+static pthread_mutex_t oversubscribed_fetch = PTHREAD_MUTEX_INITIALIZER;
+
+/* A blocking fetching AMO under SHMEM_THREAD_MULTIPLE waits for its own
+ * request, not for a local flush of the target: with threads sharing the
+ * window, MPICH can return from one thread's MPI_Win_flush_local while
+ * another flushes the same target and the result is still on its way (the
+ * blocking get's race, rma_mpi.c).  Compare-and-swap has no request-based
+ * form in MPI and keeps flush_local. */
+static void fetch_threaded(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatype dt,
+                           size_t size, const void *value, const void *cond, void *result,
+                           int rank)
+{
+    int serialize = mpishmem_rt.yield;
+    if (serialize)
+        pthread_mutex_lock(&oversubscribed_fetch);
+    if (op == MPISHMEM_AMO_CSWAP) {
+        unsigned v = stash_operand(value, size), c = stash_operand(cond, size);
+        MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
+        MPI_Win_flush_local(rank, s->win);
+    } else {
+        MPI_Request req;
+        const void *origin = op == MPISHMEM_AMO_FETCH ? NULL : &stash[stash_operand(value, size)];
+        MPI_Rget_accumulate(origin, origin != NULL, dt, result, 1, dt, rank, disp, 1, dt,
+                            op == MPISHMEM_AMO_FETCH ? MPI_NO_OP : mpi_op_of(op), s->win, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    if (serialize)
+        pthread_mutex_unlock(&oversubscribed_fetch);
+}
+
 void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off,
                       size_t size, const void *value, const void *cond, void *result, int pe,
                       int blocking)
@@ -56,24 +92,28 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
         return;
     }
     unsigned v = STASH_SLOTS, c = STASH_SLOTS;
-    if (op == MPISHMEM_AMO_CSWAP) {
-        v = stash_operand(value, size);
-        c = stash_operand(cond, size);
-        MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
-    } else if (op == MPISHMEM_AMO_FETCH) {
-        MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win);
+    if (blocking && MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE)) {
+        fetch_threaded(s, op, disp, dt, size, value, cond, result, rank);
     } else {
-        v = stash_operand(value, size);
-        MPI_Fetch_and_op(&stash[v], result, dt, rank, disp, mpi_op_of(op), s->win);
-    }
-    if (blocking) {
-        MPI_Win_flush_local(rank, s->win);
-    } else {
-        uint64_t seq = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
-        if (v < STASH_SLOTS)
-            stash_seq[v] = seq;
-        if (c < STASH_SLOTS)
-            stash_seq[c] = seq;
+        if (op == MPISHMEM_AMO_CSWAP) {
+            v = stash_operand(value, size);
+            c = stash_operand(cond, size);
+            MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
+        } else if (op == MPISHMEM_AMO_FETCH) {
+            MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win);
+        } else {
+            v = stash_operand(value, size);
+            MPI_Fetch_and_op(&stash[v], result, dt, rank, disp, mpi_op_of(op), s->win);
+        }
+        if (blocking) {
+            MPI_Win_flush_local(rank, s->win);
+        } else {
+            uint64_t seq = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
+            if (v < STASH_SLOTS)
+                stash_seq[v] = seq;
+            if (c < STASH_SLOTS)
+                stash_seq[c] = seq;
+        }
     }
     /* A PE polling its own memory with AMOs must still serve AMOs aimed at
      * it: Open MPI completes an atomic on the caller's own window without
