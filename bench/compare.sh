@@ -76,7 +76,7 @@ while [ "$i" -le "$ROUNDS" ]; do
     run "$i" oshmem openmpi - $osh_run "$out/oshbench_oshmem"
     # The floor: raw MPI on windows like ours.  Open MPI: the osc components
     # our windows get (ucx,sm, see mpi_backend/quirks.c).
-    routes="ROUTES_KIND=create ROUTES_HINTS=ours+disable_shm_acc ROUTES_ONLY=put+flush,get+flush,fop_noop+flush_local,fop_sum+flush,cas+flush_local,acc_sum_post,put_nbi_rate"
+    routes="ROUTES_KIND=create ROUTES_HINTS=ours+disable_shm_acc ROUTES_ONLY=put+flush,get+flush,fop_noop+flush_local,fop_sum+flush,fop_band+flush,fop_replace+flush,cas+flush_local,acc_sum_post,acc_band_post,acc_replace_post,put_nbi_rate"
     run "$i" floor mpich - env $routes $mpich_run "$root/build-mpich/bench/mpi_routes"
     run "$i" floor openmpi - env $routes OMPI_MCA_osc=ucx,sm $ompi_run "$root/build-openmpi/bench/mpi_routes"
     i=$((i + 1))
@@ -100,11 +100,18 @@ def cost(v, unit):  # larger = slower, whatever the unit
 floor_of = {'put8+quiet': 'put+flush', 'p8': 'put+flush_local', 'get8': 'get+flush',
             'g8': 'get+flush', 'atomic_fetch': 'fop_noop+flush_local',
             'atomic_compare_swap': 'cas+flush_local', 'put8_rate': 'put_nbi_rate'}
-for op in ['atomic_swap', 'atomic_fetch_add', 'atomic_fetch_inc', 'atomic_fetch_and',
-           'atomic_fetch_or', 'atomic_fetch_xor']:
+# Each AMO against the raw call with its own MPI operation (an MPI may run
+# sums, bitwise operations and replace on different paths).
+for op in ['atomic_fetch_add', 'atomic_fetch_inc']:
     floor_of[op] = 'fop_sum+flush'
-for op in ['atomic_set', 'atomic_add', 'atomic_inc', 'atomic_and', 'atomic_or', 'atomic_xor']:
+for op in ['atomic_fetch_and', 'atomic_fetch_or', 'atomic_fetch_xor']:
+    floor_of[op] = 'fop_band+flush'
+floor_of['atomic_swap'] = 'fop_replace+flush'
+for op in ['atomic_add', 'atomic_inc']:
     floor_of[op] = 'acc_sum_post'
+for op in ['atomic_and', 'atomic_or', 'atomic_xor']:
+    floor_of[op] = 'acc_band_post'
+floor_of['atomic_set'] = 'acc_replace_post'
 rows = []
 figs = sorted({(k[3], k[4]) for k in med if k[0] != 'floor'})
 cols = [('mpich', '1'), ('mpich', '0'), ('openmpi', '1'), ('openmpi', '0')]

@@ -52,6 +52,14 @@ static void cas_flush_local(int n) { for (int i = 0; i < n; i++) { MPI_Compare_a
 static void acc_post(int n) { for (int i = 0; i < n; i++) MPI_Accumulate(&src, 1, MPI_UINT64_T, 1, 0, 1, MPI_UINT64_T, MPI_SUM, win); MPI_Win_flush(1, win); }
 static void acc_flush(int n) { for (int i = 0; i < n; i++) { MPI_Accumulate(&src, 1, MPI_UINT64_T, 1, 0, 1, MPI_UINT64_T, MPI_SUM, win); MPI_Win_flush(1, win); } }
 static void fop_post(int n) { for (int i = 0; i < n; i++) MPI_Fetch_and_op(&src, &res, MPI_UINT64_T, 1, 0, MPI_SUM, win); MPI_Win_flush(1, win); }
+/* The same with the MPI operation of the bitwise AMOs and of set/swap: an
+ * MPI may run them on another path than sums (osc/ucx does). */
+static void fop_op_flush(int n, MPI_Op op) { for (int i = 0; i < n; i++) { MPI_Fetch_and_op(&src, &res, MPI_UINT64_T, 1, 0, op, win); MPI_Win_flush(1, win); } }
+static void acc_op_post(int n, MPI_Op op) { for (int i = 0; i < n; i++) MPI_Accumulate(&src, 1, MPI_UINT64_T, 1, 0, 1, MPI_UINT64_T, op, win); MPI_Win_flush(1, win); }
+static void fop_band_flush(int n) { fop_op_flush(n, MPI_BAND); }
+static void fop_replace_flush(int n) { fop_op_flush(n, MPI_REPLACE); }
+static void acc_band_post(int n) { acc_op_post(n, MPI_BAND); }
+static void acc_replace_post(int n) { acc_op_post(n, MPI_REPLACE); }
 static void fop_self_cas(int n) { for (int i = 0; i < n; i++) { MPI_Compare_and_swap(&src, &cmpv, &res, MPI_UINT64_T, 0, 0, win); MPI_Win_flush_local(0, win); } }
 
 struct route { const char *name; void (*fn)(int); };
@@ -61,7 +69,9 @@ static const struct route routes[] = {
     {"rget+wait", rget_wait}, {"fop_noop+flush_local", fop_get_flush_local},
     {"fop_sum+flush", fop_flush}, {"fop_sum+flush_local", fop_flush_local},
     {"cas+flush_local", cas_flush_local}, {"acc_sum_post", acc_post}, {"acc_sum+flush", acc_flush},
-    {"fop_sum_post", fop_post}, {"cas_self+flush_local", fop_self_cas},
+    {"fop_sum_post", fop_post}, {"fop_band+flush", fop_band_flush},
+    {"fop_replace+flush", fop_replace_flush}, {"acc_band_post", acc_band_post},
+    {"acc_replace_post", acc_replace_post}, {"cas_self+flush_local", fop_self_cas},
 };
 
 /* Rank 0 times fn; rank 1 polls MPI until told to stop. */
