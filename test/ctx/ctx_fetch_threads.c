@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <shmem.h>
 #include <shmem_check.h>
+#include <init_multiple.h>
 #include <string.h>
 
 #define THREADS 4
@@ -82,22 +83,4 @@ START_TEST(every_ticket_once)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("ctx_fetch_threads");
-    TCase *tc = tcase_create("threads");
-    tcase_set_timeout(tc, 0);
-    tcase_add_test(tc, every_ticket_once);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void)
-{
-    int provided;
-    if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0)
-        return EXIT_FAILURE;
-    int failures = shmem_check_run(make_suite());
-    shmem_finalize();
-    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+SHMEM_CHECK_MAIN_MULTIPLE("ctx_fetch_threads", every_ticket_once)

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <shmem.h>
 #include <shmem_check.h>
+#include <init_multiple.h>
 
 #define THREADS 4
 #define ROUNDS 300
@@ -85,22 +86,4 @@ START_TEST(private_contexts_and_default_context)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("ctx_threads");
-    TCase *tc = tcase_create("threads");
-    tcase_set_timeout(tc, 0);
-    tcase_add_test(tc, private_contexts_and_default_context);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void)
-{
-    int provided;
-    if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0)
-        return EXIT_FAILURE;
-    int failures = shmem_check_run(make_suite());
-    shmem_finalize();
-    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+SHMEM_CHECK_MAIN_MULTIPLE("ctx_threads", private_contexts_and_default_context)

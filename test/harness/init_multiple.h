@@ -19,4 +19,21 @@ static inline void shmem_check_init_multiple(void)
     }
 }
 
+/* The whole main of a threaded Check test: one test case, no time limit
+ * (threads under load take what they take; the launcher's timeout stays),
+ * run under SHMEM_THREAD_MULTIPLE.  Needs <shmem_check.h>. */
+#define SHMEM_CHECK_MAIN_MULTIPLE(suite_name, test)                                        \
+    int main(void)                                                                         \
+    {                                                                                      \
+        shmem_check_init_multiple();                                                       \
+        Suite *s = suite_create(suite_name);                                               \
+        TCase *tc = tcase_create("threads");                                               \
+        tcase_set_timeout(tc, 0);                                                          \
+        tcase_add_test(tc, test);                                                          \
+        suite_add_tcase(s, tc);                                                            \
+        int failures = shmem_check_run(s);                                                 \
+        shmem_finalize();                                                                  \
+        return failures ? EXIT_FAILURE : EXIT_SUCCESS;                                     \
+    }
+
 #endif
