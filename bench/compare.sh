@@ -9,7 +9,8 @@
 # Then runs, ROUNDS times, one launch of each in turn, interleaved so that
 # load from other processes hits every variant alike:
 #   ours-mpich shm=1, ours-openmpi shm=1, ours-mpich shm=0, ours-openmpi
-#   shm=0, oshmem, floor-mpich, floor-openmpi
+#   shm=0, oshmem, then shmem_init + shmem_finalize with 256 MiB, 2 GiB and
+#   8 GiB of heap (ours on each MPI, oshmem), floor-mpich, floor-openmpi
 # 2 PEs each, MPISHMEM_YIELD=0 (a waiting PE spins: MPI RMA completes only
 # while the target polls).  Prints per-figure medians over the rounds and
 # ratios as CSV, writes raw.csv, summary.csv and compare.png to OUTDIR.
@@ -74,6 +75,13 @@ while [ "$i" -le "$ROUNDS" ]; do
         run "$i" ours openmpi "$shm" env MPISHMEM_SHM=$shm MPISHMEM_YIELD=0 $ompi_run "$root/build-openmpi/bench/oshbench"
     done
     run "$i" oshmem openmpi - $osh_run "$out/oshbench_oshmem"
+    # shmem_init + shmem_finalize by heap size (PE 0's clock, no launcher).
+    for heap in 256M 2G 8G; do
+        init="env BENCH_INIT_ONLY=1 SHMEM_SYMMETRIC_SIZE=$heap"
+        run "$i" ours mpich 1 $init $mpich_run "$root/build-mpich/bench/oshbench"
+        run "$i" ours openmpi 1 $init $ompi_run "$root/build-openmpi/bench/oshbench"
+        run "$i" oshmem openmpi - $init $osh_run "$out/oshbench_oshmem"
+    done
     # The floor: raw MPI on windows like ours.  Open MPI: the osc components
     # our windows get (ucx,sm, see mpi_backend/quirks.c).
     routes="ROUTES_KIND=create ROUTES_HINTS=ours+disable_shm_acc ROUTES_ONLY=put+flush,get+flush,fop_noop+flush_local,fop_sum+flush,fop_band+flush,fop_replace+flush,cas+flush_local,acc_sum_post,acc_band_post,acc_replace_post,put_nbi_rate"
@@ -94,7 +102,7 @@ for r in csv.DictReader(open(raw)):
     units[(r['target'], r['op'])] = r['unit']
 med = {k: statistics.median(v) for k, v in vals.items()}
 def cost(v, unit):  # larger = slower, whatever the unit
-    return v if unit == 'ns' else (1.0 / v if v > 0 else float('inf'))
+    return v if unit in ('ns', 's') else (1.0 / v if v > 0 else float('inf'))
 # The raw MPI floor of each 8-byte operation (mpi_routes route names),
 # on the window kind of the target: globals and heap are MPI_Win_create.
 floor_of = {'put8+quiet': 'put+flush', 'p8': 'put+flush_local', 'get8': 'get+flush',
@@ -126,9 +134,10 @@ plot = []
 for t, op in figs:
     unit = units[(t, op)]
     o = med.get(('oshmem', 'openmpi', '-', t, op))
-    row = [t, op, unit, '%.2f' % o if o is not None else '']
+    fmt = '%.4g' if unit == 's' else '%.2f'   # start-up times are small
+    row = [t, op, unit, fmt % o if o is not None else '']
     ours = [med.get(('ours', m, s, t, op)) for m, s in cols]
-    row += ['%.2f' % v if v is not None else '' for v in ours]
+    row += [fmt % v if v is not None else '' for v in ours]
     ratios = []
     for v in ours:
         rr = cost(v, unit) / cost(o, unit) if v and o else None

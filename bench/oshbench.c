@@ -161,8 +161,26 @@ static void lat(const char *target, const char *op, void (*fn)(int), int all)
     emit(target, op, measure(fn, iters, all), "ns");
 }
 
+/* BENCH_INIT_ONLY=1: PE 0 prints how long shmem_init + shmem_finalize
+ * took with this heap size (SHMEM_SYMMETRIC_SIZE), without the launcher's
+ * own start-up. */
+static int init_only(void)
+{
+    const char *size = getenv("SHMEM_SYMMETRIC_SIZE");
+    double t0 = bench_now_ns();
+    shmem_init();
+    int pe = shmem_my_pe();
+    shmem_finalize();
+    if (pe == 0)
+        printf("oshbench,init,init+finalize_%s,%.6g,s\n", size ? size : "default",
+               (bench_now_ns() - t0) * 1e-9);
+    return 0;
+}
+
 int main(void)
 {
+    if (getenv("BENCH_INIT_ONLY"))
+        return init_only();
     shmem_init();
     me = shmem_my_pe();
     bench_sample_sizes(&iters, &reps, 10, MAX_REPS);
