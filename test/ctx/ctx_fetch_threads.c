@@ -52,19 +52,10 @@ START_TEST(every_ticket_once)
 {
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    int provided = -1;
-    shmem_query_thread(&provided);
-    ck_assert_int_eq(provided, SHMEM_THREAD_MULTIPLE);
     size_t total = (size_t)npes * THREADS * 2 * ROUNDS;
     tickets = shmem_malloc(total * sizeof(long));
     ck_assert_ptr_nonnull(tickets);
-    shmem_barrier_all();
-    pthread_t th[THREADS];
-    for (long t = 0; t < THREADS; t++)
-        ck_assert_int_eq(pthread_create(&th[t], NULL, worker, (void *)t), 0);
-    for (int t = 0; t < THREADS; t++)
-        pthread_join(th[t], NULL);
-    shmem_barrier_all();
+    shmem_check_run_threads(worker, THREADS);
     ck_assert_int_eq(errors, 0);
     if (me == 0) {
         ck_assert_int_eq(counter, (long)total);

@@ -52,19 +52,10 @@ START_TEST(private_contexts_and_default_context)
 {
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    int provided = -1;
-    shmem_query_thread(&provided);
-    ck_assert_int_eq(provided, SHMEM_THREAD_MULTIPLE);
     counter = shmem_calloc(THREADS, sizeof(long));
     shared = shmem_calloc(1, sizeof(long));
     slot = shmem_calloc((size_t)npes * THREADS, sizeof(long));
-    shmem_barrier_all();
-    pthread_t th[THREADS];
-    for (long t = 0; t < THREADS; t++)
-        ck_assert_int_eq(pthread_create(&th[t], NULL, worker, (void *)t), 0);
-    for (int t = 0; t < THREADS; t++)
-        pthread_join(th[t], NULL);
-    shmem_barrier_all();
+    shmem_check_run_threads(worker, THREADS);
     ck_assert_int_eq(errors, 0);
     /* Rounds aimed at this PE: r % npes == me. */
     long mine = 0;

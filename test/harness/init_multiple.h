@@ -5,6 +5,7 @@
 #ifndef MPISHMEM_TEST_INIT_MULTIPLE_H
 #define MPISHMEM_TEST_INIT_MULTIPLE_H
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <shmem.h>
@@ -17,6 +18,26 @@ static inline void shmem_check_init_multiple(void)
         fprintf(stderr, "SHMEM_THREAD_MULTIPLE not provided\n");
         exit(EXIT_FAILURE);
     }
+}
+
+/* Between two barriers of every PE: worker(0) .. worker(n - 1) on n new
+ * threads of this PE, joined.  A thread that cannot start stops the test. */
+static inline void shmem_check_run_threads(void *(*worker)(void *), int n)
+{
+    pthread_t th[64];
+    if (n > 64) {
+        fprintf(stderr, "shmem_check_run_threads: at most 64 threads\n");
+        exit(EXIT_FAILURE);
+    }
+    shmem_barrier_all();
+    for (long t = 0; t < n; t++)
+        if (pthread_create(&th[t], NULL, worker, (void *)t) != 0) {
+            fprintf(stderr, "shmem_check_run_threads: pthread_create failed\n");
+            exit(EXIT_FAILURE);
+        }
+    for (int t = 0; t < n; t++)
+        pthread_join(th[t], NULL);
+    shmem_barrier_all();
 }
 
 /* The whole main of a threaded Check test: one test case, no time limit
