@@ -64,7 +64,7 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
     c->team = team ? team : SHMEM_TEAM_WORLD;
     c->from_team = team != NULL;
     if (team && team != SHMEM_TEAM_WORLD) {
-        c->pe_map = team->world_pe;
+        c->pe_map = &team->map;
         c->n_pes = team->n_pes;
     }
     pthread_mutex_lock(&registry_lock);

@@ -39,30 +39,17 @@ static int shmem_level_of_mpi(int mpi_level)
     return SHMEM_THREAD_SINGLE;
 }
 
-/* world rank -> node rank map, and node-level facts. */
+/* The node communicator and its PEs (a computed map when they are
+ * consecutive or strided world ranks, tables of the node's size otherwise). */
 static void map_node(void)
 {
-    int n = mpishmem_rt.n_pes;
     MPI_Comm_split_type(mpishmem_rt.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                         &mpishmem_rt.node);
     MPI_Comm_size(mpishmem_rt.node, &mpishmem_rt.node_size);
     MPI_Comm_rank(mpishmem_rt.node, &mpishmem_rt.node_rank);
-    mpishmem_rt.node_rank_of_pe = malloc((size_t)n * sizeof(int));
-    int *all = malloc((size_t)n * sizeof(int));
-    if (!mpishmem_rt.node_rank_of_pe || !all)
-        mpishmem_fatal("shmem_init", "out of memory for %d PEs", n);
-    for (int i = 0; i < n; i++)
-        all[i] = i;
-    MPI_Group wg, ng;
-    MPI_Comm_group(mpishmem_rt.world, &wg);
-    MPI_Comm_group(mpishmem_rt.node, &ng);
-    MPI_Group_translate_ranks(wg, n, all, ng, mpishmem_rt.node_rank_of_pe);
-    for (int i = 0; i < n; i++)
-        if (mpishmem_rt.node_rank_of_pe[i] == MPI_UNDEFINED)
-            mpishmem_rt.node_rank_of_pe[i] = -1;
-    MPI_Group_free(&wg);
-    MPI_Group_free(&ng);
-    free(all);
+    if (mpishmem_pe_map_of_comm(&mpishmem_rt.node_map, mpishmem_rt.node) != 0)
+        mpishmem_fatal("shmem_init", "out of memory for the map of the %d PEs of this node",
+                       mpishmem_rt.node_size);
 }
 
 /* Set when the program leaves through shmem_global_exit or start_pes's
@@ -305,8 +292,7 @@ void shmem_finalize(void)
     mpishmem_spaces_finalize();
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);
-    free(mpishmem_rt.node_rank_of_pe);
-    mpishmem_rt.node_rank_of_pe = NULL;
+    mpishmem_pe_map_free(&mpishmem_rt.node_map);
     MPI_Comm_free(&mpishmem_rt.node);
     MPI_Comm_free(&mpishmem_rt.world);
     mpishmem_rt.state = MPISHMEM_FINALIZED;

@@ -85,7 +85,7 @@ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
         else if ((unsigned)pe >= (unsigned)ctx->n_pes)
             mpishmem_fatal_ctx_pe("shmem_ctx_pe_quiet", ctx, pe);
         else
-            pe = ctx->pe_map[pe];
+            pe = mpishmem_ctx_world_pe(ctx, pe);
         mpishmem_complete_pe(&ctx->pending, ctx->lane, pe);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

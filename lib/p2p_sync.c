@@ -26,7 +26,7 @@ static void poll_once(unsigned *spins)
      * after a window sync.  Neither MPICH nor Open MPI uses it on our hosts. */
     if (MPISHMEM_UNLIKELY(mpishmem_segments.any_separate))
         for (int i = 0; i < mpishmem_segments.count; i++)
-            for (int k = 0; k < mpishmem_segments.sorted[i]->n_lanes; k++)
+            for (int k = 0; k < mpishmem_segment_n_lanes(mpishmem_segments.sorted[i]); k++)
                 MPI_Win_sync(mpishmem_segments.sorted[i]->lanes[k].win);
     mpishmem_progress_step(spins);
 }

@@ -51,7 +51,7 @@ int shmem_addr_accessible(const void *addr, int pe)
         return 0;
     mpishmem_segment_t *s = mpishmem_segment_find(addr);
     /* A space's memory exists only on the members of its team. */
-    return s != NULL && (s->rank_of_pe == NULL || s->rank_of_pe[pe] >= 0);
+    return s != NULL && mpishmem_segment_rank(s, pe) >= 0;
 }
 
 void *shmem_ptr(const void *dest, int pe)
@@ -65,11 +65,12 @@ void *shmem_ptr(const void *dest, int pe)
         return NULL;
     if (pe == mpishmem_rt.my_pe)
         return (void *)dest;
-    if (s->peer[pe] != NULL) /* stores through it: every quiet fences */
-        __atomic_store_n(&mpishmem_stores_unseen, 1, __ATOMIC_RELAXED);
-    if (s->peer[pe] == NULL)
+    char *peer = mpishmem_segment_peer(s, pe);
+    if (peer == NULL)
         return NULL;
-    return s->peer[pe] + ((const char *)dest - s->base);
+    /* The program may store through it: every quiet fences from now on. */
+    __atomic_store_n(&mpishmem_stores_unseen, 1, __ATOMIC_RELAXED);
+    return peer + ((const char *)dest - s->base);
 }
 
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)

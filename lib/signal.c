@@ -25,9 +25,9 @@ static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,
     mpishmem_put_bytes(routine, ctx, dest, src, bytes, pe, 0);
     if (bytes > 0 && ctx != SHMEM_CTX_INVALID) {
         /* put_bytes validated pe; the signal must not pass the data. */
-        int wpe = ctx->pe_map ? ctx->pe_map[pe] : pe;
+        int wpe = mpishmem_ctx_world_pe(ctx, pe);
         mpishmem_segment_t *s = mpishmem_segment_find(dest);
-        if (s->peer[wpe] == NULL)
+        if (mpishmem_segment_peer(s, wpe) == NULL)
             mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, wpe);
         else
             __atomic_thread_fence(__ATOMIC_RELEASE);

@@ -46,7 +46,7 @@ void mpishmem_trace_op(const char *routine, shmem_ctx_t ctx, int pe, int kind, s
     if (ctx->pe_map != NULL) {
         if ((unsigned)pe >= (unsigned)ctx->n_pes)
             return;
-        pe = ctx->pe_map[pe];
+        pe = mpishmem_ctx_world_pe(ctx, pe);
     }
     count(pe, kind, bytes);
 }

@@ -84,7 +84,7 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
     if (MPISHMEM_DEBUG_ON && ((uintptr_t)dest % size) != 0)
         mpishmem_fatal(routine, "AMO target %p is not aligned to its %zu-byte size", dest,
                        size);
-    char *peer = s->peer[pe];
+    char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(s->amo_cpu && peer != NULL)) {
         if (size == 8) {
             uint64_t v = 0, c = 0, r;

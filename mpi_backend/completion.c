@@ -29,11 +29,26 @@ _Static_assert(MPISHMEM_MAX_LANES == 16, "one initializer per lane");
 __thread int mpishmem_stored;
 int mpishmem_stores_unseen;
 
-/* Flush pe on l if it is marked; the caller holds l's lane lock. */
-static void flush_marked(mpishmem_lane_t *l, int pe)
+/* Flush every target on l's dirty stack; the caller holds l's lane lock.
+ * Costs the targets touched since the last pass, not the job size. */
+static void flush_listed(mpishmem_lane_t *l)
 {
-    if (__atomic_exchange_n(&l->dirty[pe], 0, __ATOMIC_ACQ_REL))
-        MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+    mpishmem_dirty_entry_t *next;
+    for (mpishmem_dirty_entry_t *e = mpishmem_dirty_take_all(&l->dirty); e != NULL; e = next)
+        /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0
+         * (ch4:ucx) and Open MPI's osc/ucx can return from flush_all before
+         * large transfers finish once the window has seen a per-target
+         * flush_local (test/rma shows it). */
+        if (mpishmem_dirty_clear(e, &next))
+            MPI_Win_flush(mpishmem_lane_rank(l, e->pe), l->win);
+}
+
+/* Out of memory for a new target's entry: complete the operation now, so
+ * nothing about it needs recording.  Returns a number already complete. */
+uint64_t mpishmem_lane_mark_failed(mpishmem_lane_t *l, int pe)
+{
+    MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+    return 0;
 }
 
 void mpishmem_lane_complete(int k, uint64_t seq)
@@ -43,21 +58,14 @@ void mpishmem_lane_complete(int k, uint64_t seq)
         return;
     pthread_mutex_lock(&st->lock);
     if (__atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) < seq) {
-        /* Every operation numbered up to `upto` has marked its target. */
+        /* Every operation numbered up to `upto` has pushed its target (or
+         * found it listed) before taking its number: read it first, then
+         * take the stacks. */
         uint64_t upto = __atomic_load_n(&st->issued, __ATOMIC_ACQUIRE);
         for (int i = 0; i < mpishmem_segments.count; i++) {
             mpishmem_segment_t *s = mpishmem_segments.sorted[i];
-            if (k >= s->n_lanes)
-                continue;
-            mpishmem_lane_t *l = &s->lanes[k];
-            if (!__atomic_exchange_n(&l->dirty_any, 0, __ATOMIC_ACQ_REL))
-                continue;
-            /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0
-             * (ch4:ucx) and Open MPI's osc/ucx can return from flush_all
-             * before large transfers finish once the window has seen a
-             * per-target flush_local (test/rma shows it). */
-            for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
-                flush_marked(l, pe);
+            if (k < mpishmem_segment_n_lanes(s) && mpishmem_dirty_any(&s->lanes[k].dirty))
+                flush_listed(&s->lanes[k]);
         }
         __atomic_store_n(&st->completed, upto, __ATOMIC_RELEASE);
     }
@@ -79,7 +87,9 @@ static void flush_pe_lane(uint64_t seq, mpishmem_segment_t *s, int k, int pe)
         return;
     /* Under the lock: a clear flag means a finished pass flushed pe. */
     pthread_mutex_lock(&st->lock);
-    flush_marked(&s->lanes[k], pe);
+    mpishmem_lane_t *l = &s->lanes[k];
+    if (mpishmem_dirty_clear_pe(&l->dirty, pe))
+        MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
     pthread_mutex_unlock(&st->lock);
 }
 
@@ -87,7 +97,7 @@ void mpishmem_segment_flush_pe(const mpishmem_pending_t *p, mpishmem_segment_t *
                                int pe)
 {
     flush_pe_lane(__atomic_load_n(&p->seq[0], __ATOMIC_RELAXED), s, 0, pe);
-    if (lane != 0 && lane < s->n_lanes)
+    if (lane != 0 && lane < mpishmem_segment_n_lanes(s))
         flush_pe_lane(__atomic_load_n(&p->seq[1], __ATOMIC_RELAXED), s, lane, pe);
 }
 

@@ -25,7 +25,8 @@
 struct mpishmem_ctx {
     unsigned magic;
     int lane;            /* lane of every segment this context uses */
-    const int *pe_map;   /* team PE -> world PE, or NULL (world numbering) */
+    const mpishmem_pe_map_t *pe_map; /* its team's PEs (team PE -> world PE), or NULL
+                                      * (world numbering) */
     int n_pes;           /* PEs addressable through this context */
     mpishmem_pending_t pending; /* what its quiet waits for (segment.h) */
     shmem_team_t team;   /* PE numbers passed with this context are in this team */
@@ -43,6 +44,12 @@ struct mpishmem_batch {
     size_t used;
     _Alignas(16) char buf[MPISHMEM_BATCH_BYTES];
 };
+
+/* World PE of ctx's PE number pe, already range-checked. */
+static inline int mpishmem_ctx_world_pe(shmem_ctx_t ctx, int pe)
+{
+    return ctx->pe_map ? mpishmem_pe_map_world(ctx->pe_map, pe) : pe;
+}
 
 /* SHMEM_DEBUG: stop unless ctx is live and usable by this thread. */
 void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx);

@@ -86,7 +86,7 @@ static int all_on_node(MPI_Comm comm, int n)
     MPI_Group_free(&wg);
     int ok = 1;
     for (int i = 0; i < n && ok; i++)
-        ok = world[i] != MPI_UNDEFINED && mpishmem_rt.node_rank_of_pe[world[i]] >= 0;
+        ok = world[i] != MPI_UNDEFINED && mpishmem_node_rank_of(world[i]) >= 0;
     free(mine);
     return ok;
 }

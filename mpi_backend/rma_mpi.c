@@ -124,7 +124,7 @@ static int window_live(MPI_Win win)
 {
     for (int i = 0; i < mpishmem_segments.count; i++) {
         mpishmem_segment_t *s = mpishmem_segments.sorted[i];
-        for (int k = 0; k < s->n_lanes; k++)
+        for (int k = 0; k < mpishmem_segment_n_lanes(s); k++)
             if (s->lanes[k].win == win)
                 return 1;
     }

@@ -61,7 +61,7 @@ static inline mpishmem_segment_t *mpishmem_rma_segment(const char *routine, cons
         mpishmem_fatal_address(routine, addr, len, pe);
     if (MPISHMEM_DEBUG_ON)
         mpishmem_rma_debug_bounds(routine, s, addr, len, pe);
-    if (MPISHMEM_UNLIKELY(s->rank_of_pe != NULL && s->rank_of_pe[pe] < 0))
+    if (MPISHMEM_UNLIKELY(s->ranks != NULL && mpishmem_pe_map_index(s->ranks, pe) < 0))
         mpishmem_fatal_target(routine, s, pe); /* pe is outside the space's team */
     return s;
 }
@@ -84,7 +84,7 @@ static inline int mpishmem_rma_enter(const char *routine, shmem_ctx_t ctx, int p
     }
     if (MPISHMEM_UNLIKELY((unsigned)pe >= (unsigned)ctx->n_pes))
         mpishmem_fatal_ctx_pe(routine, ctx, pe);
-    return ctx->pe_map[pe];
+    return mpishmem_pe_map_world(ctx->pe_map, pe);
 }
 
 /* Blocking MPI puts up to this size return without waiting for local
@@ -109,7 +109,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, dest, n, pe);
     size_t off = (size_t)((char *)dest - s->base);
-    char *peer = s->peer[pe];
+    char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         memcpy(peer + off, src, n);
         mpishmem_note_store();
@@ -139,7 +139,7 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, src, n, pe);
     size_t off = (size_t)((const char *)src - s->base);
-    const char *peer = s->peer[pe];
+    const char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         memcpy(dest, peer + off, n);
         return;
@@ -183,7 +183,7 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
     char *first = tst < 0 ? target + (ptrdiff_t)(nblocks - 1) * tst * (ptrdiff_t)elem : target;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, first, span, pe);
     size_t off = (size_t)(target - s->base);
-    char *peer = s->peer[pe];
+    char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         char *remote = peer + off;
         size_t bbytes = bsize * elem;

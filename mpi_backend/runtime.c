@@ -11,3 +11,5 @@ mpishmem_runtime_t mpishmem_rt = {
     .world = MPI_COMM_NULL,
     .node = MPI_COMM_NULL,
 };
+
+long mpishmem_table_bytes;

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include "pe_map.h"
 
 enum mpishmem_init_state {
     MPISHMEM_NOT_INITIALIZED = 0,
@@ -30,10 +31,27 @@ typedef struct mpishmem_runtime {
     MPI_Comm node;         /* PEs that can share memory with this one */
     int node_size;
     int node_rank;
-    int *node_rank_of_pe;  /* [n_pes]: rank in `node`, or -1 when off-node */
+    mpishmem_pe_map_t node_map; /* the PEs of `node`, by node rank (computed when strided) */
 } mpishmem_runtime_t;
 
 extern mpishmem_runtime_t mpishmem_rt;
+
+/* Bytes of the library's own tables whose size depends on the job: per-PE
+ * and per-target tables (peer mappings, PE maps, dirty sets).  Kept so the
+ * tests can check that they grow with the node and the targets touched,
+ * not with the number of PEs (mpishmem_table_bytes, a test hook). */
+extern long mpishmem_table_bytes;
+
+static inline void mpishmem_tables_add(long bytes)
+{
+    __atomic_add_fetch(&mpishmem_table_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+/* Rank in mpishmem_rt.node of world PE pe, or -1 when pe is on another node. */
+static inline int mpishmem_node_rank_of(int pe)
+{
+    return mpishmem_pe_map_index(&mpishmem_rt.node_map, pe);
+}
 
 #define MPISHMEM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPISHMEM_UNLIKELY(x) __builtin_expect(!!(x), 0)

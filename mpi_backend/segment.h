@@ -30,16 +30,17 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "dirty_set.h"
+#include "pe_map.h"
 
 /* One window over the segment and the targets it has MPI operations in
- * flight to: dirty[pe] is set after each operation to pe and cleared only
- * by a flusher holding its lane's lock (completion.c), just before it
- * flushes pe. */
+ * flight to (dirty_set.h): marked after each operation's MPI call returns,
+ * cleared only by a flusher holding its lane's lock (completion.c), just
+ * before it flushes the target. */
 typedef struct mpishmem_lane {
     MPI_Win win;
-    const int *rank_of_pe;   /* the segment's rank_of_pe (see below) */
-    unsigned dirty_any;      /* some dirty[pe] may be set */
-    unsigned *dirty;
+    const mpishmem_pe_map_t *ranks; /* the segment's `ranks` (see below) */
+    mpishmem_dirty_set_t dirty;
 } mpishmem_lane_t;
 
 #define MPISHMEM_MAX_LANES 16
@@ -51,16 +52,28 @@ typedef struct mpishmem_segment {
     MPI_Win win;          /* RMA window over the world communicator (= lanes[0].win) */
     MPI_Win shm_win;      /* the MPI_Win_allocate_shared window, or MPI_WIN_NULL */
     size_t map_len;       /* > 0: base and the peer[] mappings are ours (window.c), this long */
-    char **peer;          /* [n_pes] direct mapping of each PE's copy, or NULL */
+    /* Direct mappings of the copies of this node's PEs, by node rank
+     * (mpishmem_rt.node_map), NULL where there is none: node-sized, found
+     * through mpishmem_segment_peer.  When the node's PEs are consecutive
+     * world PEs, node rank = pe - peer_lo for pe - peer_lo < peer_span;
+     * otherwise peer_sparse says to look the node rank up. */
+    char **peer;          /* [node_size] */
+    int peer_lo;
+    unsigned peer_span;   /* 0: no direct peers here (MPISHMEM_SHM=0, or sparse) */
+    int peer_sparse;
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
-    int n_lanes;          /* >= 1 */
+    int n_lanes;          /* lanes open: 1, or 1 + MPISHMEM_CTX_LANES (window.c) */
     mpishmem_lane_t lanes[MPISHMEM_MAX_LANES];
+    MPI_Comm comm;        /* the windows' communicator (not owned) */
+    size_t win_bytes;     /* bytes each window exposes */
+    unsigned serial;      /* creation order, the same on every member (lanes open in it) */
     /* Memory spaces (spaces/space.h): a space's window is over its team's
-     * communicator, so MPI ranks are not world PE numbers.  rank_of_pe[pe]
-     * is world PE pe's rank in `win`, -1 for a non-member; NULL means the
-     * window is over the world.  no_amo: the space refuses AMOs. */
-    int *rank_of_pe;
+     * communicator, so MPI ranks are not world PE numbers: member i of
+     * `ranks` is rank i of `win`; NULL means the window is over the world.
+     * A space whose memory no target can reach has an empty set.  no_amo:
+     * the space refuses AMOs. */
+    mpishmem_pe_map_t *ranks;
     int no_amo;
     /* SHMEM_DEBUG bounds checks: the live allocation holding offset `off`,
      * as [*start, *start + *len), or 0 when none.  Set by the heap that
@@ -118,10 +131,21 @@ static inline int mpishmem_segment_holds_range(const mpishmem_segment_t *s, cons
     return off < s->size && len <= s->size - off;
 }
 
-/* MPI target rank of world PE pe in s->win. */
+/* MPI target rank of world PE pe in s->win, -1 when pe has no copy. */
 static inline int mpishmem_segment_rank(const mpishmem_segment_t *s, int pe)
 {
-    return s->rank_of_pe ? s->rank_of_pe[pe] : pe;
+    return s->ranks ? mpishmem_pe_map_index(s->ranks, pe) : pe;
+}
+
+char *mpishmem_segment_peer_sparse(const mpishmem_segment_t *s, int pe);
+
+/* Where PE pe's copy of s is mapped here, or NULL (MPI RMA reaches it). */
+static inline char *mpishmem_segment_peer(const mpishmem_segment_t *s, int pe)
+{
+    unsigned d = (unsigned)pe - (unsigned)s->peer_lo;
+    if (__builtin_expect(d < s->peer_span, 1))
+        return s->peer[d];
+    return __builtin_expect(s->peer_sparse, 0) ? mpishmem_segment_peer_sparse(s, pe) : NULL;
 }
 
 /* Stops: pe is not a member of s's space, or the space refuses RMA or AMOs
@@ -129,20 +153,31 @@ static inline int mpishmem_segment_rank(const mpishmem_segment_t *s, int pe)
 void mpishmem_fatal_target(const char *routine, const mpishmem_segment_t *s, int pe)
     __attribute__((noreturn, cold));
 
-/* The lane a context with lane number `lane` uses on s (segments made with
- * fewer lanes fall back to lane 0). */
+/* Lanes of s open now: 1 until contexts ask for more (window.c opens the
+ * rest collectively, then publishes the count with a release store). */
+static inline int mpishmem_segment_n_lanes(const mpishmem_segment_t *s)
+{
+    return __atomic_load_n(&s->n_lanes, __ATOMIC_ACQUIRE);
+}
+
+/* The lane a context with lane number `lane` uses on s (lane 0 while its
+ * own is not open). */
 static inline mpishmem_lane_t *mpishmem_segment_lane(mpishmem_segment_t *s, int lane)
 {
-    return &s->lanes[lane < s->n_lanes ? lane : 0];
+    return &s->lanes[lane < mpishmem_segment_n_lanes(s) ? lane : 0];
 }
 
 /* MPI rank of world PE pe in l->win. */
 static inline int mpishmem_lane_rank(const mpishmem_lane_t *l, int pe)
 {
-    return l->rank_of_pe ? l->rank_of_pe[pe] : pe;
+    return l->ranks ? mpishmem_pe_map_index(l->ranks, pe) : pe;
 }
 
-/* Segment registry (segment.c). */
+/* Make s->peer[] reachable through mpishmem_segment_peer, once filled
+ * (empty with MPISHMEM_SHM=0). */
+void mpishmem_segment_peers_ready(mpishmem_segment_t *s);
+
+/* Segment registry (segment.c).  Registration also gives s its serial. */
 int mpishmem_segment_register(mpishmem_segment_t *s);
 void mpishmem_segment_unregister(mpishmem_segment_t *s);
 
@@ -187,13 +222,15 @@ static inline void mpishmem_note_store(void)
 /* Record an MPI operation to pe on lane l of s, after its MPI call
  * returned; notes it in p (NULL: nobody waits by number).  Returns its
  * sequence number. */
+uint64_t mpishmem_lane_mark_failed(mpishmem_lane_t *l, int pe) __attribute__((cold));
+
 static inline uint64_t mpishmem_lane_mark(mpishmem_pending_t *p, mpishmem_segment_t *s,
                                           mpishmem_lane_t *l, int pe)
 {
-    /* Unconditional release stores: a flusher that clears the flag
-     * (acquire) is then ordered after our MPI call. */
-    __atomic_store_n(&l->dirty[pe], 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&l->dirty_any, 1, __ATOMIC_RELEASE);
+    /* Before the number is taken: a flusher that reads `issued` up to it
+     * then finds the target on the lane's dirty stack (completion.c). */
+    if (__builtin_expect(mpishmem_dirty_mark(&l->dirty, pe) != 0, 0))
+        return mpishmem_lane_mark_failed(l, pe);
     int k = (int)(l - s->lanes);
     uint64_t seq = __atomic_add_fetch(&mpishmem_lane_states[k].issued, 1, __ATOMIC_RELEASE);
     if (p) {

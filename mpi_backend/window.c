@@ -23,23 +23,24 @@ static size_t page_size(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
-/* Dirty-target arrays of every lane; pointers filled in later.  On
- * failure mpishmem_window_destroy releases what was made. */
+static size_t peer_table_bytes(void)
+{
+    return (size_t)mpishmem_rt.node_size * sizeof(char *);
+}
+
+/* No lanes yet; the peer table, one slot per PE of this node.  On failure
+ * mpishmem_window_destroy releases what was made. */
 static int segment_init_common(mpishmem_segment_t *s, const char *name)
 {
-    int n = mpishmem_rt.n_pes;
     s->name = name;
-    s->n_lanes = 1 + mpishmem_rt.ctx_lanes;
-    for (int k = 0; k < s->n_lanes; k++) {
-        mpishmem_lane_t *l = &s->lanes[k];
-        l->win = MPI_WIN_NULL;
-        l->dirty_any = 0;
-        l->dirty = calloc((size_t)n, sizeof *l->dirty);
-        if (!l->dirty)
-            return MPI_ERR_NO_MEM;
-    }
-    s->peer = calloc((size_t)n, sizeof *s->peer);
-    return s->peer ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    s->n_lanes = 0;
+    for (int k = 0; k < MPISHMEM_MAX_LANES; k++)
+        s->lanes[k].win = MPI_WIN_NULL;
+    s->peer = calloc(1, peer_table_bytes());
+    if (s->peer == NULL)
+        return MPI_ERR_NO_MEM;
+    mpishmem_tables_add((long)peer_table_bytes());
+    return MPI_SUCCESS;
 }
 
 /* One lane's RMA window over [s->base, s->base + bytes) on comm. */
@@ -69,7 +70,10 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
     MPI_Win_get_attr(*win, MPI_WIN_MODEL, &model, &flag);
     if (flag && *model == MPI_WIN_SEPARATE)
         s->separate_model = 1;
-    return MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+    rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+    if (rc != MPI_SUCCESS)
+        MPI_Win_free(win);
+    return rc;
 }
 
 /* The RMA windows of every lane over [s->base, s->base + bytes) on comm:
@@ -78,11 +82,16 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
  * flush/sync). */
 static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
-    for (int k = 0; k < s->n_lanes; k++) {
-        s->lanes[k].rank_of_pe = s->rank_of_pe;
-        int rc = open_lane_window(s, comm, bytes, &s->lanes[k].win);
+    s->comm = comm;
+    s->win_bytes = bytes;
+    for (int k = 0; k <= mpishmem_rt.ctx_lanes; k++) {
+        mpishmem_lane_t *l = &s->lanes[k];
+        l->ranks = s->ranks;
+        int rc = open_lane_window(s, comm, bytes, &l->win);
         if (rc != MPI_SUCCESS)
             return rc;
+        mpishmem_dirty_init(&l->dirty);
+        __atomic_store_n(&s->n_lanes, k + 1, __ATOMIC_RELEASE);
     }
     s->win = s->lanes[0].win;
     return MPI_SUCCESS;
@@ -93,9 +102,11 @@ static int open_world_window(mpishmem_segment_t *s)
     return open_rma_window(s, mpishmem_rt.world, s->size);
 }
 
-int *mpishmem_ranks_in(MPI_Comm comm)
+/* [node_size]: the rank in shm_comm (PEs of this node) of each node rank,
+ * -1 for node PEs outside it; malloc'd, NULL when out of memory. */
+static int *node_ranks_in(MPI_Comm shm_comm)
 {
-    int n = mpishmem_rt.n_pes;
+    int n = mpishmem_rt.node_size;
     int *all = malloc((size_t)n * sizeof(int)), *ranks = malloc((size_t)n * sizeof(int));
     if (!all || !ranks) {
         free(all);
@@ -104,17 +115,30 @@ int *mpishmem_ranks_in(MPI_Comm comm)
     }
     for (int i = 0; i < n; i++)
         all[i] = i;
-    MPI_Group wg, g;
-    MPI_Comm_group(mpishmem_rt.world, &wg);
-    MPI_Comm_group(comm, &g);
-    MPI_Group_translate_ranks(wg, n, all, g, ranks);
-    MPI_Group_free(&wg);
+    MPI_Group ng, g;
+    MPI_Comm_group(mpishmem_rt.node, &ng);
+    MPI_Comm_group(shm_comm, &g);
+    MPI_Group_translate_ranks(ng, n, all, g, ranks);
+    MPI_Group_free(&ng);
     MPI_Group_free(&g);
     for (int i = 0; i < n; i++)
         if (ranks[i] == MPI_UNDEFINED)
             ranks[i] = -1;
     free(all);
     return ranks;
+}
+
+/* s->ranks: the members of comm, a window's communicator other than the
+ * world, by rank (computed when they are strided). */
+static int open_rank_map(mpishmem_segment_t *s, MPI_Comm comm)
+{
+    s->ranks = malloc(sizeof *s->ranks);
+    if (s->ranks == NULL || mpishmem_pe_map_of_comm(s->ranks, comm) != 0) {
+        free(s->ranks);
+        s->ranks = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
 }
 
 int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size)
@@ -154,12 +178,13 @@ static char *map_aligned(int fd, size_t len, size_t align)
 
 /* The heap's memory from our own node-shared objects (node_shm.h): each PE
  * maps its object at an MPISHMEM_HEAP_ALIGN boundary, and the other
- * members of shm_comm map it too.  1 when every member succeeded (s->base,
- * s->peer[] and s->map_len set); 0, with nothing left mapped, otherwise. */
+ * members of shm_comm map it too.  shm_rank[r]: node rank r's rank in
+ * shm_comm, or -1.  1 when every member succeeded (s->base, s->peer[] and
+ * s->map_len set); 0, with nothing left mapped, otherwise. */
 static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_comm,
                            int shm_size, const int *shm_rank)
 {
-    int me = mpishmem_rt.my_pe;
+    int me = mpishmem_rt.node_rank;
     int fd = mpishmem_shm_object_new("mpishmem-heap", bytes);
     char *base = fd >= 0 ? map_aligned(fd, bytes, MPISHMEM_HEAP_ALIGN) : NULL;
     mpishmem_shm_id_t mine, *ids = malloc((size_t)shm_size * sizeof *ids);
@@ -168,9 +193,9 @@ static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_com
     if (all) {
         mpishmem_allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE, shm_comm);
         s->peer[me] = base;
-        for (int pe = 0; ok && pe < mpishmem_rt.n_pes; pe++)
-            if (shm_rank[pe] >= 0 && pe != me)
-                ok = (s->peer[pe] = mpishmem_shm_map_peer(&ids[shm_rank[pe]])) != NULL;
+        for (int r = 0; ok && r < mpishmem_rt.node_size; r++)
+            if (shm_rank[r] >= 0 && r != me)
+                ok = (s->peer[r] = mpishmem_shm_map_peer(&ids[shm_rank[r]])) != NULL;
         /* Every member has mapped every object: the descriptors can go. */
         mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, shm_comm);
     }
@@ -182,10 +207,10 @@ static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_com
         s->map_len = bytes;
         return 1;
     }
-    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
-        if (s->peer[pe] != NULL && pe != me)
-            munmap(s->peer[pe], bytes);
-        s->peer[pe] = NULL;
+    for (int r = 0; r < mpishmem_rt.node_size; r++) {
+        if (s->peer[r] != NULL && r != me)
+            munmap(s->peer[r], bytes);
+        s->peer[r] = NULL;
     }
     if (base != NULL)
         munmap(base, bytes);
@@ -220,15 +245,15 @@ static int allocate_mpi_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm
     if (pads == NULL)
         return MPI_ERR_NO_MEM;
     mpishmem_allgather(&mine, 1, MPI_UNSIGNED_LONG, pads, 1, MPI_UNSIGNED_LONG, shm_comm);
-    for (int pe = 0; pe < mpishmem_rt.n_pes; pe++) {
-        int nr = shm_rank[pe];
-        if (nr < 0)
+    for (int r = 0; r < mpishmem_rt.node_size; r++) {
+        int sr = shm_rank[r];
+        if (sr < 0)
             continue;
         MPI_Aint sz;
         int du;
         char *ptr = NULL;
-        MPI_Win_shared_query(s->shm_win, nr, &sz, &du, &ptr);
-        s->peer[pe] = ptr + pads[nr];
+        MPI_Win_shared_query(s->shm_win, sr, &sz, &du, &ptr);
+        s->peer[r] = ptr + pads[sr];
     }
     free(pads);
     return MPI_SUCCESS;
@@ -242,7 +267,7 @@ int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size
      * address range. */
     size_t bytes = size == 0 ? page : (size + page - 1) / page * page;
     s->win = s->shm_win = MPI_WIN_NULL;
-    s->rank_of_pe = NULL;
+    s->ranks = NULL;
     int rc = segment_init_common(s, name);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -253,8 +278,8 @@ int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size
     /* CPU atomics only when every member can reach every member's heap by
      * load/store. */
     s->amo_cpu = mpishmem_rt.shm_enabled && shm_size == comm_size;
-    if (comm != mpishmem_rt.world && (s->rank_of_pe = mpishmem_ranks_in(comm)) == NULL)
-        return undo_create(s, MPI_ERR_NO_MEM);
+    if (comm != mpishmem_rt.world && (rc = open_rank_map(s, comm)) != MPI_SUCCESS)
+        return undo_create(s, rc);
     if (!mpishmem_rt.shm_enabled) {
         /* Nobody maps it: private memory (MPISHMEM_SHM=0 empties peer[]). */
         s->base = map_aligned(-1, bytes, MPISHMEM_HEAP_ALIGN);
@@ -262,19 +287,18 @@ int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size
             return undo_create(s, MPI_ERR_NO_MEM);
         s->map_len = bytes;
     } else {
-        /* Ranks in shm_comm of every world PE (-1 when off-node or outside). */
-        int *shm_rank = comm == mpishmem_rt.world ? mpishmem_rt.node_rank_of_pe
-                                                  : mpishmem_ranks_in(shm_comm);
+        /* Ranks in shm_comm of the node's PEs (-1 when outside it). */
+        int *shm_rank = node_ranks_in(shm_comm);
         if (shm_rank == NULL)
             return undo_create(s, MPI_ERR_NO_MEM);
         rc = MPI_SUCCESS;
         if (!map_node_shared(s, bytes, shm_comm, shm_size, shm_rank))
             rc = allocate_mpi_shared(s, bytes, shm_comm, shm_size, shm_rank);
-        if (shm_rank != mpishmem_rt.node_rank_of_pe)
-            free(shm_rank);
+        free(shm_rank);
         if (rc != MPI_SUCCESS)
             return undo_create(s, rc);
     }
+    mpishmem_segment_peers_ready(s);
     rc = open_rma_window(s, comm, s->size);
     return rc == MPI_SUCCESS ? rc : undo_create(s, rc);
 }
@@ -283,17 +307,18 @@ int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void 
                                   size_t size, MPI_Comm comm, int expose)
 {
     s->win = s->shm_win = MPI_WIN_NULL;
-    s->rank_of_pe = NULL;
+    s->ranks = NULL;
     int rc = segment_init_common(s, name);
     if (rc != MPI_SUCCESS)
         return rc;
     s->base = base;
     s->size = size;
     s->amo_cpu = 0; /* the CPU cannot reach device memory: peer[] stays empty */
-    s->rank_of_pe = mpishmem_ranks_in(comm);
-    if (s->rank_of_pe == NULL)
-        return undo_create(s, MPI_ERR_NO_MEM);
+    if ((rc = open_rank_map(s, comm)) != MPI_SUCCESS)
+        return undo_create(s, rc);
     rc = open_rma_window(s, comm, expose ? size : 0);
+    if (rc == MPI_SUCCESS && !expose)
+        mpishmem_pe_map_free(s->ranks); /* an empty set: no target is reachable */
     return rc == MPI_SUCCESS ? rc : undo_create(s, rc);
 }
 
@@ -308,9 +333,10 @@ int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void 
     s->size = size + ((uintptr_t)base - lo);
     s->shm_win = MPI_WIN_NULL;
     s->amo_cpu = 0; /* other PEs reach it only through MPI: so must we */
-    /* Private memory: only this PE can load/store it directly. */
-    if (mpishmem_rt.shm_enabled)
-        s->peer[mpishmem_rt.my_pe] = s->base;
+    /* Private memory: only this PE can load/store it directly (globals.c
+     * maps the node's other PEs when it can). */
+    s->peer[mpishmem_rt.node_rank] = s->base;
+    mpishmem_segment_peers_ready(s);
     return open_world_window(s);
 }
 
@@ -318,23 +344,26 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
 {
     for (int k = 0; k < s->n_lanes; k++) {
         mpishmem_lane_t *l = &s->lanes[k];
-        if (l->win != MPI_WIN_NULL) {
-            MPI_Win_unlock_all(l->win);
-            MPI_Win_free(&l->win);
-        }
-        free(l->dirty);
+        MPI_Win_unlock_all(l->win);
+        MPI_Win_free(&l->win);
+        mpishmem_dirty_free(&l->dirty);
     }
     if (s->shm_win != MPI_WIN_NULL)
         MPI_Win_free(&s->shm_win);
     if (s->map_len != 0) {
         /* Our own mappings (map_node_shared, or private memory). */
-        for (int pe = 0; s->peer != NULL && pe < mpishmem_rt.n_pes; pe++)
-            if (s->peer[pe] != NULL && s->peer[pe] != s->base)
-                munmap(s->peer[pe], s->map_len);
+        for (int r = 0; s->peer != NULL && r < mpishmem_rt.node_size; r++)
+            if (s->peer[r] != NULL && s->peer[r] != s->base)
+                munmap(s->peer[r], s->map_len);
         munmap(s->base, s->map_len);
     }
+    if (s->peer != NULL)
+        mpishmem_tables_add(-(long)peer_table_bytes());
     free(s->peer);
-    free(s->rank_of_pe);
+    if (s->ranks != NULL) {
+        mpishmem_pe_map_free(s->ranks);
+        free(s->ranks);
+    }
     memset(s, 0, sizeof *s);
     s->win = MPI_WIN_NULL;
     s->shm_win = MPI_WIN_NULL;

@@ -21,7 +21,7 @@ int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t 
 
 /* The same over any communicator: `comm` for the RMA window, `shm_comm`
  * (comm's PEs on this node) for the shared allocation.  Collective over
- * comm.  For a communicator other than the world, s->rank_of_pe translates
+ * comm.  For a communicator other than the world, s->ranks translates
  * world PEs to ranks in comm.  On failure s is left as destroy leaves it. */
 int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size_t size,
                                    MPI_Comm comm, MPI_Comm shm_comm);
@@ -32,10 +32,6 @@ int mpishmem_window_create_heap_on(mpishmem_segment_t *s, const char *name, size
  * Collective over comm. */
 int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void *base,
                                   size_t size, MPI_Comm comm, int expose);
-
-/* [n_pes] rank in comm of every world PE, -1 for non-members; malloc'd, or
- * NULL when out of memory. */
-int *mpishmem_ranks_in(MPI_Comm comm);
 
 /* Existing memory that is symmetric by construction (the program's global
  * data): a world window over [base, base+size).  base is rounded down to a

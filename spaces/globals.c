@@ -35,7 +35,7 @@ static const char *globals_why;
  * every PE of the node, or none.  Returns whether they were mapped. */
 static int map_node_peers(mpishmem_segment_t *s)
 {
-    int n = mpishmem_rt.n_pes, me = mpishmem_rt.my_pe, nn = mpishmem_rt.node_size;
+    int me = mpishmem_rt.node_rank, nn = mpishmem_rt.node_size;
     mpishmem_shm_id_t mine, *ids = malloc((size_t)nn * sizeof *ids);
     int ok = mpishmem_globals_shm_info(&mine) && mpishmem_globals_shm_lo() == s->base;
     if (!ok)
@@ -49,12 +49,11 @@ static int map_node_peers(mpishmem_segment_t *s)
     if (ids)
         mpishmem_allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE,
                       mpishmem_rt.node);
-    for (int pe = 0; ok && pe < n; pe++) {
-        int nr = mpishmem_rt.node_rank_of_pe[pe];
-        if (nr < 0 || pe == me)
+    for (int nr = 0; ok && nr < nn; nr++) {
+        if (nr == me)
             continue;
-        s->peer[pe] = mpishmem_globals_shm_map(&ids[nr]);
-        if (s->peer[pe] == NULL) {
+        s->peer[nr] = mpishmem_globals_shm_map(&ids[nr]);
+        if (s->peer[nr] == NULL) {
             ok = 0;
             globals_why = ids[nr].fd < 0 ? "a PE of the node has no shared backing"
                                          : "cannot open another PE's data (/proc/PID/fd)";
@@ -66,10 +65,10 @@ static int map_node_peers(mpishmem_segment_t *s)
     if (!all) {
         if (ok)
             globals_why = "another PE of the node could not map the data";
-        for (int pe = 0; pe < n; pe++)
-            if (pe != me && s->peer[pe]) {
-                mpishmem_globals_shm_unmap(s->peer[pe]);
-                s->peer[pe] = NULL;
+        for (int nr = 0; nr < nn; nr++)
+            if (nr != me && s->peer[nr]) {
+                mpishmem_globals_shm_unmap(s->peer[nr]);
+                s->peer[nr] = NULL;
             }
     }
     return all;
@@ -125,8 +124,8 @@ void mpishmem_globals_destroy(void)
     if (s->win == MPI_WIN_NULL)
         return;
     mpishmem_segment_unregister(s);
-    for (int pe = 0; s->peer && pe < mpishmem_rt.n_pes; pe++)
-        if (pe != mpishmem_rt.my_pe && s->peer[pe])
-            mpishmem_globals_shm_unmap(s->peer[pe]);
+    for (int nr = 0; s->peer && nr < mpishmem_rt.node_size; nr++)
+        if (nr != mpishmem_rt.node_rank && s->peer[nr])
+            mpishmem_globals_shm_unmap(s->peer[nr]);
     mpishmem_window_destroy(s);
 }

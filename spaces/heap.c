@@ -145,12 +145,9 @@ int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, 
         mpishmem_gpu_free(gpu, base);
         return rc;
     }
-    if (!rma) {
-        /* Nothing reaches this memory through MPI: every target is refused
-         * with an explanation (spaces/space_checks.c). */
-        for (int pe = 0; pe < mpishmem_rt.n_pes; pe++)
-            h->seg.rank_of_pe[pe] = -1;
-    }
+    /* !rma: nothing reaches this memory through MPI, so the window made
+     * every target a non-member, refused with an explanation
+     * (spaces/space_checks.c). */
     h->seg.no_amo = 1; /* MPI accumulates on device memory are not relied on */
     rc = heap_finish(h, size);
     if (rc != MPI_SUCCESS)

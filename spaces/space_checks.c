@@ -11,7 +11,7 @@ void mpishmem_space_explain_target(const char *routine, const mpishmem_segment_t
 {
     const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
     const char *name = sp ? sp->name : s->name;
-    if (s->rank_of_pe && s->rank_of_pe[pe] < 0) {
+    if (mpishmem_segment_rank(s, pe) < 0) {
         if (sp && !(sp->caps & SHMEM_SPACE_CAP_RMA))
             mpishmem_fatal(routine, "the %s does not support RMA (SHMEM_SPACE_CAP_RMA is not "
                            "set: its memory is on a GPU and MPI is not GPU-aware)", name);
@@ -39,7 +39,7 @@ int mpishmem_space_check_buffers(const char *routine, shmem_team_t team, const v
     const mpishmem_segment_t *sb = b ? segment_of(routine, b) : NULL;
     /* Global data and the default heap both belong to every PE: treat them
      * as one (world) space. */
-    int wa = sa && sa->rank_of_pe == NULL, wb = sb && sb->rank_of_pe == NULL;
+    int wa = sa && sa->ranks == NULL, wb = sb && sb->ranks == NULL;
     if (sa && sb && sa != sb && !(wa && wb)) {
         const mpishmem_space_t *pa = mpishmem_space_of_segment(sa);
         const mpishmem_space_t *pb = mpishmem_space_of_segment(sb);
@@ -48,15 +48,15 @@ int mpishmem_space_check_buffers(const char *routine, shmem_team_t team, const v
                        pb ? pb->name : sb->name);
     }
     const mpishmem_segment_t *s = sa ? sa : sb;
-    if (s == NULL || s->rank_of_pe == NULL || team == SHMEM_TEAM_INVALID)
+    if (s == NULL || s->ranks == NULL || team == SHMEM_TEAM_INVALID)
         return 0;
     const mpishmem_space_t *owner = mpishmem_space_of_segment(s);
     if (owner && !(owner->caps & SHMEM_SPACE_CAP_COLLECTIVES))
         mpishmem_fatal(routine, "the %s does not support collectives "
                        "(SHMEM_SPACE_CAP_COLLECTIVES is not set)", owner->name);
     for (int i = 0; i < team->n_pes; i++) {
-        int world = team->world_pe[i];
-        if (s->rank_of_pe[world] < 0) {
+        int world = mpishmem_team_world_pe(team, i);
+        if (mpishmem_segment_rank(s, world) < 0) {
             const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
             mpishmem_fatal(routine, "team PE %d (world PE %d) is not a member of the %s: a "
                            "collective on a space's memory needs a team inside the space's "

@@ -98,6 +98,10 @@ void *shmemx_space_ptr(shmem_space_t space, const void *dest, int pe)
         return NULL;
     if (pe == mpishmem_rt.my_pe)
         return (void *)dest;
-    char *peer = sp->heap->seg.peer[pe];
-    return peer ? peer + ((const char *)dest - sp->heap->seg.base) : NULL;
+    char *peer = mpishmem_segment_peer(&sp->heap->seg, pe);
+    if (peer == NULL)
+        return NULL;
+    /* As shmem_ptr: the program may store through it, so quiet fences. */
+    __atomic_store_n(&mpishmem_stores_unseen, 1, __ATOMIC_RELAXED);
+    return peer + ((const char *)dest - sp->heap->seg.base);
 }

@@ -102,50 +102,13 @@ int mpishmem_team_is_live(shmem_team_t team)
     return found;
 }
 
-static int cmp_pair(const void *a, const void *b)
-{
-    const int *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* Fill my_pe, n_pes and the PE maps of t from t->comm. */
+/* Fill my_pe, n_pes and the PE map of t from t->comm. */
 static int team_setup(struct mpishmem_team *t, MPI_Comm comm)
 {
     t->comm = comm;
     MPI_Comm_rank(comm, &t->my_pe);
     MPI_Comm_size(comm, &t->n_pes);
-    size_t n = (size_t)t->n_pes;
-    t->world_pe = malloc(n * sizeof(int));
-    t->sorted_world = malloc(n * sizeof(int));
-    t->sorted_team = malloc(n * sizeof(int));
-    int *ranks = malloc(n * sizeof(int));
-    int *pairs = malloc(2 * n * sizeof(int));
-    int rc = MPI_SUCCESS;
-    if (!t->world_pe || !t->sorted_world || !t->sorted_team || !ranks || !pairs) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        ranks[i] = (int)i;
-    MPI_Group g, wg;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(mpishmem_rt.world, &wg);
-    MPI_Group_translate_ranks(g, t->n_pes, ranks, wg, t->world_pe);
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
-    for (size_t i = 0; i < n; i++) {
-        pairs[2 * i] = t->world_pe[i];
-        pairs[2 * i + 1] = (int)i;
-    }
-    qsort(pairs, n, 2 * sizeof(int), cmp_pair);
-    for (size_t i = 0; i < n; i++) {
-        t->sorted_world[i] = pairs[2 * i];
-        t->sorted_team[i] = pairs[2 * i + 1];
-    }
-out:
-    free(ranks);
-    free(pairs);
-    return rc;
+    return mpishmem_pe_map_of_comm(&t->map, comm) == 0 ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
 static void team_teardown(struct mpishmem_team *t)
@@ -155,27 +118,8 @@ static void team_teardown(struct mpishmem_team *t)
     t->coll = NULL;
     if (t->comm != MPI_COMM_NULL)
         MPI_Comm_free(&t->comm);
-    free(t->world_pe);
-    free(t->sorted_world);
-    free(t->sorted_team);
-    t->world_pe = t->sorted_world = t->sorted_team = NULL;
+    mpishmem_pe_map_free(&t->map);
     t->n_pes = 0;
-}
-
-int mpishmem_team_pe_of_world(shmem_team_t team, int world)
-{
-    int lo = 0, hi = team->n_pes - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        int w = team->sorted_world[mid];
-        if (w == world)
-            return team->sorted_team[mid];
-        if (w < world)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
 }
 
 shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,

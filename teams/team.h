@@ -21,9 +21,8 @@ struct mpishmem_team {
     MPI_Comm comm;       /* MPI_COMM_NULL when the team is not set up */
     int my_pe;           /* rank of this PE in comm */
     int n_pes;
-    int *world_pe;       /* [n_pes] team PE -> world PE */
-    int *sorted_world;   /* [n_pes] world PEs, ascending, for world -> team lookup */
-    int *sorted_team;    /* [n_pes] team PE of sorted_world[i] */
+    mpishmem_pe_map_t map; /* team PE <-> world PE: computed for the world, a
+                            * node of consecutive PEs and strided teams */
     int predefined;      /* WORLD, SHARED, space teams: never destroyed by the user */
     shmem_team_config_t config;
     long config_mask;
@@ -61,11 +60,15 @@ static inline int mpishmem_team_world_pe(shmem_team_t team, int pe)
 {
     if ((unsigned)pe >= (unsigned)team->n_pes)
         return -1;
-    return team->world_pe[pe];
+    return mpishmem_pe_map_world(&team->map, pe);
 }
 
-/* Team PE number of world PE `world`, or -1 if it is not a member. O(log n). */
-int mpishmem_team_pe_of_world(shmem_team_t team, int world);
+/* Team PE number of world PE `world`, or -1 if it is not a member: O(1)
+ * for strided teams, O(log n) otherwise. */
+static inline int mpishmem_team_pe_of_world(shmem_team_t team, int world)
+{
+    return mpishmem_pe_map_index(&team->map, world);
+}
 
 /* Handle validation without reading through a garbage pointer: every team
  * object except SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED lives in one array

@@ -52,7 +52,7 @@ void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, con
     /* One space for both buffers (spaces/space_checks.c). */
     mpishmem_space_check_buffers(routine, SHMEM_TEAM_INVALID, dest, source);
     const mpishmem_segment_t *s = mpishmem_segment_find(dest ? dest : source);
-    if (s == NULL || s->rank_of_pe == NULL)
+    if (s == NULL || s->ranks == NULL)
         return; /* the default heap or global data: every PE's */
     const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
     if (sp && !(mpishmem_space_caps(sp) & SHMEM_SPACE_CAP_COLLECTIVES))
@@ -65,7 +65,7 @@ void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, con
     for (int i = 0; i < c->n; i++) {
         int world;
         MPI_Group_translate_ranks(g, 1, &i, wg, &world);
-        if (s->rank_of_pe[world] < 0)
+        if (mpishmem_segment_rank(s, world) < 0)
             mpishmem_fatal(routine, "team PE %d (world PE %d) is not a member of the %s: a "
                            "collective on a space's memory needs a team inside the space's "
                            "team", i, world, sp ? sp->name : s->name);
