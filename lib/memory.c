@@ -38,8 +38,16 @@ void *shmem_malloc(size_t size)
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
     const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
-    if (MPISHMEM_DEBUG_ON && (hints & ~known))
-        mpishmem_fatal("shmem_malloc_with_hints", "unknown hint bits 0x%lx", hints & ~known);
+    static int warned;
+    if (MPISHMEM_UNLIKELY(hints & ~known)) {
+        /* Hints only advise, so the allocation goes ahead without them. */
+        if (MPISHMEM_DEBUG_ON)
+            mpishmem_fatal("shmem_malloc_with_hints", "unknown hint bits 0x%lx", hints & ~known);
+        if (mpishmem_rt.my_pe == 0 && !warned++)
+            fprintf(stderr, "mpishmem: shmem_malloc_with_hints: warning: unknown hint bits "
+                    "0x%lx are ignored (reported once; SHMEM_DEBUG=1 stops instead)\n",
+                    hints & ~known);
+    }
     /* Every heap already serves remote atomics and signals at full speed. */
     return alloc_collective("shmem_malloc_with_hints", size, 0);
 }
@@ -50,31 +58,44 @@ void *shmem_calloc(size_t count, size_t size)
     return mpishmem_heap_coll_calloc("shmem_calloc", heap, count, size);
 }
 
-void *shmem_align(size_t alignment, size_t size)
+/* Bad arguments follow one rule (docs/checks.md): a warning and NULL (or no
+ * operation) on every PE, a stop under SHMEM_DEBUG.  The PEs decide
+ * together (spaces/heap_collective.c), so none is left in a collective. */
+static void *align_on(const char *routine, size_t alignment, size_t size)
 {
-    enter("shmem_align");
-    /* Every PE passes the same arguments, so every PE decides alike. */
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-        mpishmem_fatal("shmem_align", "alignment %zu is not a power of two", alignment);
+    enter(routine);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+        char bad[96];
+        snprintf(bad, sizeof bad, "alignment %zu is not a power of two", alignment);
+        return mpishmem_heap_coll_refuse(routine, heap, bad);
+    }
     if (alignment > MPISHMEM_HEAP_ALIGN) {
         if (mpishmem_rt.my_pe == 0)
-            fprintf(stderr, "mpishmem: shmem_align: alignment %zu is larger than the largest "
+            fprintf(stderr, "mpishmem: %s: alignment %zu is larger than the largest "
                     "supported, %zu (the symmetric heap's base alignment); returning NULL "
-                    "on every PE\n", alignment, MPISHMEM_HEAP_ALIGN);
+                    "on every PE\n", mpishmem_api_name(routine), alignment,
+                    MPISHMEM_HEAP_ALIGN);
         return NULL;
     }
-    return alloc_collective("shmem_align", size, alignment);
+    return alloc_collective(routine, size, alignment);
+}
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    return align_on("shmem_align", alignment, size);
+}
+
+static void free_on(const char *routine, void *ptr)
+{
+    enter(routine);
+    if (ptr == NULL)
+        return;
+    mpishmem_heap_coll_free(routine, heap, ptr);
 }
 
 void shmem_free(void *ptr)
 {
-    enter("shmem_free");
-    if (ptr == NULL)
-        return;
-    mpishmem_heap_coll_barrier(heap);
-    if (mpishmem_heap_free(heap, ptr) != 0)
-        mpishmem_fatal("shmem_free", "%p was not returned by shmem_malloc or is already "
-                       "freed", ptr);
+    free_on("shmem_free", ptr);
 }
 
 /* State for undoing a realloc that moved: put the old block back in place. */
@@ -86,33 +107,39 @@ static void undo_realloc(mpishmem_heap_t *h, void *p)
     mpishmem_heap_free(h, realloc_new_block);
 }
 
-void *shmem_realloc(void *ptr, size_t size)
+static void *realloc_on(const char *routine, void *ptr, size_t size)
 {
-    enter("shmem_realloc");
+    enter(routine);
     if (ptr == NULL)
-        return alloc_collective("shmem_realloc", size, 0);
+        return alloc_collective(routine, size, 0);
     if (size == 0) {
-        shmem_free(ptr);
+        free_on(routine, ptr);
         return NULL;
     }
+    /* The agreement is also the barrier: no PE may still be writing to the
+     * old block. */
+    if (!mpishmem_heap_coll_live(routine, heap, ptr,
+                                 "returning NULL on every PE, every block unchanged"))
+        return NULL;
     size_t old = mpishmem_heap_usable_size(heap, ptr);
-    if (old == 0)
-        mpishmem_fatal("shmem_realloc", "%p was not returned by shmem_malloc or is already "
-                       "freed", ptr);
-    mpishmem_heap_coll_barrier(heap); /* no PE may still be writing to the old block */
     if (mpishmem_heap_resize(heap, ptr, size) == 0)
-        return mpishmem_heap_agree("shmem_realloc", heap, ptr, size, NULL);
+        return mpishmem_heap_agree(routine, heap, ptr, size, NULL);
     /* Move: allocate first so a failure leaves the old block untouched.
      * The allocator is deterministic, so every PE moves or fails alike. */
     void *p = mpishmem_heap_alloc(heap, size, 0);
     if (p == NULL)
-        return mpishmem_heap_agree("shmem_realloc", heap, NULL, size, NULL);
+        return mpishmem_heap_agree(routine, heap, NULL, size, NULL);
     mpishmem_heap_copy(heap, p, ptr, old < size ? old : size);
     realloc_new_block = p;
-    void *r = mpishmem_heap_agree("shmem_realloc", heap, p, size, undo_realloc);
+    void *r = mpishmem_heap_agree(routine, heap, p, size, undo_realloc);
     if (r != NULL)
         mpishmem_heap_free(heap, ptr);
     return r;
+}
+
+void *shmem_realloc(void *ptr, size_t size)
+{
+    return realloc_on("shmem_realloc", ptr, size);
 }
 
 /* Deprecated names. */
@@ -123,20 +150,20 @@ void *shmalloc(size_t size)
 
 void shfree(void *ptr)
 {
-    shmem_free(ptr);
+    free_on("shfree", ptr);
 }
 
 void *shrealloc(void *ptr, size_t size)
 {
-    return shmem_realloc(ptr, size);
+    return realloc_on("shrealloc", ptr, size);
 }
 
 void *shmemalign(size_t alignment, size_t size)
 {
-    return shmem_align(alignment, size);
+    return align_on("shmemalign", alignment, size);
 }
 
 void *shmalign(size_t alignment, size_t size)
 {
-    return shmem_align(alignment, size);
+    return align_on("shmalign", alignment, size);
 }

@@ -44,7 +44,9 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     if (MPISHMEM_DEBUG_ON) {
         mpishmem_check_running(routine);
         mpishmem_segment_t *s = mpishmem_segment_find(ivars);
-        if (n > 0 && (s == NULL || !mpishmem_segment_holds_range(s, ivars, n * elem)))
+        size_t bytes;
+        if (n > 0 && (__builtin_mul_overflow(n, elem, &bytes) || s == NULL ||
+                      !mpishmem_segment_holds_range(s, ivars, bytes)))
             mpishmem_fatal(routine, "ivars %p (%zu elements) is not symmetric", ivars, n);
     }
 }

@@ -7,12 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "error.h"
 
-static void stop_job(void) __attribute__((noreturn));
-
-static void stop_job(void)
+void mpishmem_stop_job(void)
 {
     int mpi_up = 0, mpi_down = 0;
     fflush(stdout);
@@ -41,7 +40,7 @@ void mpishmem_fatal(const char *routine, const char *fmt, ...)
         fprintf(stderr, "mpishmem: %s: %s (PE %d)\n", routine, msg, mpishmem_rt.my_pe);
     else
         fprintf(stderr, "mpishmem: %s: %s\n", routine, msg);
-    stop_job();
+    mpishmem_stop_job();
 }
 
 void mpishmem_fatal_state(const char *routine)
@@ -69,4 +68,33 @@ void mpishmem_fatal_address(const char *routine, const void *addr, size_t len, i
                    "inside the symmetric heap or the program's global data, or the "
                    "range runs past the end of its segment",
                    addr, len, pe);
+}
+
+void mpishmem_fatal_count(const char *routine, const char *name, size_t n, size_t elem)
+{
+    mpishmem_fatal(routine, "%s %zu is too large: %zu elements of %zu bytes are more than "
+                   "PTRDIFF_MAX bytes (a negative count passed as size_t?)", name, n, n, elem);
+}
+
+/* Names the arguments as the user passed them: iput/ibput stride dst over
+ * the target (dest) and sst over the local source, iget/ibget the reverse;
+ * the count is nelems, or bsize and nblocks for the block forms. */
+void mpishmem_fatal_strided(const char *routine, int is_put, ptrdiff_t tst, ptrdiff_t lst,
+                            size_t elem, size_t bsize, size_t nblocks)
+{
+    int target_bad = 0, local_bad = 0;
+    (void)mpishmem_strided_extent(nblocks, tst, bsize, elem, &target_bad);
+    (void)mpishmem_strided_extent(nblocks, lst, bsize, elem, &local_bad);
+    int on_dest = is_put ? target_bad : local_bad; /* the dest array overflows */
+    ptrdiff_t stride = on_dest ? (is_put ? tst : lst) : (is_put ? lst : tst);
+    const char *sname = on_dest ? "dst" : "sst", *array = on_dest ? "dest" : "source";
+    const char *r = mpishmem_api_name(routine);
+    char count[96];
+    if (strstr(r, "_ibput") || strstr(r, "_ibget"))
+        snprintf(count, sizeof count, "bsize %zu and nblocks %zu", bsize, nblocks);
+    else
+        snprintf(count, sizeof count, "nelems %zu", nblocks);
+    mpishmem_fatal(routine, "%s %td with %s makes the %s array span more than PTRDIFF_MAX "
+                   "bytes (%zu-byte elements; a negative value passed as size_t, or a stride "
+                   "too large?)", sname, stride, count, array, elem);
 }

@@ -12,8 +12,11 @@
 #define MPISHMEM_ERROR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "runtime.h"
 
+/* Stops the whole job with status 1 once the message is on stderr. */
+void mpishmem_stop_job(void) __attribute__((noreturn, cold));
 void mpishmem_fatal(const char *routine, const char *fmt, ...)
     __attribute__((noreturn, cold, format(printf, 2, 3)));
 
@@ -51,16 +54,49 @@ static inline void mpishmem_check_pe(const char *routine, int pe)
         mpishmem_fatal_pe(routine, pe);
 }
 
-/* nelems * elem_size without wrapping; sizes past PTRDIFF_MAX usually mean a
- * negative count was passed as size_t. */
-static inline size_t mpishmem_checked_bytes(const char *routine, size_t nelems, size_t elem)
+void mpishmem_fatal_count(const char *routine, const char *name, size_t n, size_t elem)
+    __attribute__((noreturn, cold));
+void mpishmem_fatal_strided(const char *routine, int is_put, ptrdiff_t tst, ptrdiff_t lst,
+                            size_t elem, size_t bsize, size_t nblocks)
+    __attribute__((noreturn, cold));
+
+/* n * elem without wrapping, for the user's count argument `name` (nelems,
+ * nreduce, ...); sizes past PTRDIFF_MAX usually mean a negative count was
+ * passed as size_t. */
+static inline size_t mpishmem_checked_count(const char *routine, const char *name, size_t n,
+                                            size_t elem)
 {
     size_t bytes;
-    if (MPISHMEM_UNLIKELY(__builtin_mul_overflow(nelems, elem, &bytes) ||
+    if (MPISHMEM_UNLIKELY(__builtin_mul_overflow(n, elem, &bytes) ||
                           bytes > (size_t)PTRDIFF_MAX))
-        mpishmem_fatal(routine, "element count %zu of %zu bytes is invalid "
-                       "(overflow, or a negative count)", nelems, elem);
+        mpishmem_fatal_count(routine, name, n, elem);
     return bytes;
+}
+
+static inline size_t mpishmem_checked_bytes(const char *routine, size_t nelems, size_t elem)
+{
+    return mpishmem_checked_count(routine, "nelems", nelems, elem);
+}
+
+/* |x| of a stride, in size_t so PTRDIFF_MIN does not overflow. */
+static inline size_t mpishmem_stride_abs(ptrdiff_t x)
+{
+    return x < 0 ? -(size_t)x : (size_t)x;
+}
+
+/* Bytes spanned by nblocks blocks of bsize elements of `elem` bytes, the
+ * blocks `stride` elements apart: ((nblocks - 1) * |stride| + bsize) * elem.
+ * Sets *bad when a step wraps or the span passes PTRDIFF_MAX (so every
+ * offset i * stride * elem of the transfer fits a ptrdiff_t). */
+static inline size_t mpishmem_strided_extent(size_t nblocks, ptrdiff_t stride, size_t bsize,
+                                             size_t elem, int *bad)
+{
+    size_t blocks, span;
+    int o = __builtin_mul_overflow(nblocks - 1, mpishmem_stride_abs(stride), &blocks);
+    o |= __builtin_add_overflow(blocks, bsize, &blocks);
+    o |= __builtin_mul_overflow(blocks, elem, &span);
+    *bad |= o | (span > (size_t)PTRDIFF_MAX);
+    return span;
 }
 
 #endif

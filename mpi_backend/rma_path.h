@@ -177,9 +177,13 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
                        is_put ? tst : lst, is_put ? lst : tst);
     if (MPISHMEM_UNLIKELY(bsize == 0 || nblocks == 0) || pe < 0)
         return;
-    /* Extent touched on the target, for the segment check. */
-    size_t span = mpishmem_checked_bytes(routine, (nblocks - 1) * (size_t)(tst < 0 ? -tst : tst)
-                                         + bsize, elem);
+    /* Extent touched on the target, for the segment check; neither array
+     * may wrap the address space (one branch for all the checks). */
+    int bad = 0;
+    size_t span = mpishmem_strided_extent(nblocks, tst, bsize, elem, &bad);
+    (void)mpishmem_strided_extent(nblocks, lst, bsize, elem, &bad);
+    if (MPISHMEM_UNLIKELY(bad))
+        mpishmem_fatal_strided(routine, is_put, tst, lst, elem, bsize, nblocks);
     char *first = tst < 0 ? target + (ptrdiff_t)(nblocks - 1) * tst * (ptrdiff_t)elem : target;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, first, span, pe);
     size_t off = (size_t)(target - s->base);

@@ -60,8 +60,18 @@ void *mpishmem_heap_coll_alloc(const char *routine, mpishmem_heap_t *h, size_t s
                                size_t align);
 void *mpishmem_heap_coll_calloc(const char *routine, mpishmem_heap_t *h, size_t count,
                                 size_t size);
-/* Quiet + barrier over h->comm, then free ptr (not NULL) locally. */
+/* Quiet + the agreement below, then free ptr (not NULL) locally. */
 void mpishmem_heap_coll_free(const char *routine, mpishmem_heap_t *h, void *ptr);
+/* Quiet, then agree over h->comm (the entry barrier of free and realloc)
+ * that every PE's ptr is a live block of h: 1 if so; else 0 on every PE,
+ * after the lowest PE with a bad ptr warned "...; <outcome>" (SHMEM_DEBUG:
+ * stops the job instead). */
+int mpishmem_heap_coll_live(const char *routine, mpishmem_heap_t *h, const void *ptr,
+                            const char *outcome);
+/* This PE refuses an allocation whose arguments are bad (`bad` says how):
+ * it takes part in the agreement, so every PE returns NULL; the lowest
+ * refusing PE warns (SHMEM_DEBUG: stops the job). */
+void *mpishmem_heap_coll_refuse(const char *routine, mpishmem_heap_t *h, const char *bad);
 /* Quiet, then a barrier over h->comm. */
 void mpishmem_heap_coll_barrier(mpishmem_heap_t *h);
 /* The agreement itself: returns mine if every PE got the same offset;

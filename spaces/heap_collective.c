@@ -8,6 +8,9 @@
  *   - some PE failed -> every PE undoes its part and returns NULL, so
  *     exhaustion is reported everywhere and the heap stays consistent;
  *   - different offsets -> the PEs made different calls: stop with a message.
+ * Bad arguments (an alignment that is no power of two, a pointer that is no
+ * live block) take part in the same collective as a refusal, so every PE
+ * returns alike and none is left waiting; the lowest PE that refused warns.
  * Used by shmem_malloc & co. (the default space) and shmem_space_malloc &
  * co. (any space, over the space's team).
  *
@@ -20,7 +23,7 @@
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/progress.h"
 
-#define NO_OFFSET UINT64_MAX
+#define NO_OFFSET ((uint64_t)INT64_MAX) /* offsets are far below */
 
 static uint64_t offset_of(const mpishmem_heap_t *h, const void *p)
 {
@@ -47,22 +50,44 @@ static void report_exhausted(const char *routine, const mpishmem_heap_t *h, size
             MPISHMEM_DEBUG_ON ? "" : " (later exhaustion is reported with SHMEM_DEBUG=1)");
 }
 
-void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t size,
-                          void (*undo)(mpishmem_heap_t *h, void *p))
+/* A misuse found by the PEs together: the lowest PE that saw it explains
+ * it once, or stops the job under SHMEM_DEBUG (docs/checks.md). */
+static void refuse(const char *routine, const char *bad, const char *outcome)
+{
+    if (MPISHMEM_DEBUG_ON)
+        mpishmem_fatal(routine, "%s", bad);
+    fprintf(stderr, "mpishmem: %s: warning: %s; %s (PE %d; SHMEM_DEBUG=1 stops instead)\n",
+            mpishmem_api_name(routine), bad, outcome, mpishmem_rt.my_pe);
+}
+
+/* Agreement on an allocation: each PE's offset (NO_OFFSET for none) and
+ * whether it refused the call (`bad`, NULL when its arguments are fine). */
+static void *agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t size,
+                   void (*undo)(mpishmem_heap_t *h, void *p), const char *bad)
 {
     mpishmem_complete_all();
-    uint64_t v[2] = {offset_of(h, mine), ~offset_of(h, mine)}, r[2];
+    int rank = 0;
+    MPI_Comm_rank(h->comm, &rank);
+    /* Signed and non-negative: MPICH 4.0 takes MPI_MIN of MPI_UINT64_T as
+     * signed, so an all-ones "no offset" would win every comparison. */
+    int64_t off = (int64_t)offset_of(h, mine);
+    int64_t v[3] = {off, INT64_MAX - off, bad ? rank : INT64_MAX}, r[3];
     MPI_Request req;
-    MPI_Iallreduce(v, r, 2, MPI_UINT64_T, MPI_MIN, h->comm, &req);
+    MPI_Iallreduce(v, r, 3, MPI_INT64_T, MPI_MIN, h->comm, &req);
     mpishmem_wait_request(&req);
-    uint64_t lo = r[0], hi = ~r[1];
+    uint64_t lo = (uint64_t)r[0], hi = (uint64_t)(INT64_MAX - r[1]);
+    if (r[2] != INT64_MAX) { /* some PE refused: every PE returns NULL */
+        if (mine && undo)
+            undo(h, mine);
+        if (bad != NULL && r[2] == rank)
+            refuse(routine, bad, "returning NULL on every PE");
+        return NULL;
+    }
     if (lo == hi && lo != NO_OFFSET)
         return mine;
     if (hi == NO_OFFSET) {
         if (mine && undo)
             undo(h, mine);
-        int rank = 0;
-        MPI_Comm_rank(h->comm, &rank);
         /* The first exhaustion of a heap is always explained (a heap set
          * too small, e.g. SHMEM_SYMMETRIC_SIZE=1000, shows up here); later
          * ones only with SHMEM_DEBUG, since programs may probe for room. */
@@ -75,6 +100,38 @@ void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, s
                    "%llu across PEs): every PE must make the same allocation calls with the "
                    "same arguments", (unsigned long long)offset_of(h, mine),
                    (unsigned long long)lo, (unsigned long long)hi);
+}
+
+void *mpishmem_heap_agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t size,
+                          void (*undo)(mpishmem_heap_t *h, void *p))
+{
+    return agree(routine, h, mine, size, undo, NULL);
+}
+
+void *mpishmem_heap_coll_refuse(const char *routine, mpishmem_heap_t *h, const char *bad)
+{
+    return agree(routine, h, NULL, 0, NULL, bad);
+}
+
+int mpishmem_heap_coll_live(const char *routine, mpishmem_heap_t *h, const void *ptr,
+                            const char *outcome)
+{
+    int live = mpishmem_heap_usable_size(h, ptr) != 0; /* the start of a live block */
+    mpishmem_complete_all();
+    int rank = 0, size = 0, mine, lowest;
+    MPI_Comm_rank(h->comm, &rank);
+    MPI_Comm_size(h->comm, &size);
+    mine = live ? size : rank;
+    mpishmem_allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, h->comm);
+    if (lowest == size)
+        return 1;
+    if (lowest == rank) {
+        char bad[192];
+        snprintf(bad, sizeof bad, "%p was not allocated from the %s, or is already freed",
+                 ptr, h->seg.name);
+        refuse(routine, bad, outcome);
+    }
+    return 0;
 }
 
 static void undo_alloc(mpishmem_heap_t *h, void *p)
@@ -95,8 +152,11 @@ void *mpishmem_heap_coll_calloc(const char *routine, mpishmem_heap_t *h, size_t 
                                 size_t size)
 {
     size_t bytes;
-    if (__builtin_mul_overflow(count, size, &bytes))
-        return mpishmem_heap_agree(routine, h, NULL, SIZE_MAX, undo_alloc);
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        char bad[96];
+        snprintf(bad, sizeof bad, "count %zu times size %zu overflows size_t", count, size);
+        return mpishmem_heap_coll_refuse(routine, h, bad);
+    }
     if (bytes == 0)
         return NULL;
     void *p = mpishmem_heap_alloc(h, bytes, 0);
@@ -107,8 +167,6 @@ void *mpishmem_heap_coll_calloc(const char *routine, mpishmem_heap_t *h, size_t 
 
 void mpishmem_heap_coll_free(const char *routine, mpishmem_heap_t *h, void *ptr)
 {
-    mpishmem_heap_coll_barrier(h);
-    if (mpishmem_heap_free(h, ptr) != 0)
-        mpishmem_fatal(routine, "%p was not allocated from the %s or is already freed", ptr,
-                       h->seg.name);
+    if (mpishmem_heap_coll_live(routine, h, ptr, "nothing is freed on any PE"))
+        mpishmem_heap_free(h, ptr);
 }

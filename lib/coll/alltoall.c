@@ -36,7 +36,7 @@ void mpishmem_coll_alltoall(const char *routine, mpishmem_coll_comm_t *c, void *
                             const void *source, size_t nelems, size_t esize, MPI_Datatype dt)
 {
     size_t bytes = mpishmem_checked_bytes(routine, nelems, esize);
-    size_t total = mpishmem_checked_bytes(routine, bytes, (size_t)c->n);
+    size_t total = mpishmem_coll_total(routine, nelems, bytes, c->n);
     int count = mpishmem_coll_count(routine, nelems);
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"nelems", "dest", "source"};
@@ -68,15 +68,20 @@ static MPI_Datatype strided_block(const char *routine, MPI_Datatype dt, size_t e
 }
 
 /* Bytes from the first to the last element of n*npes elements `stride`
- * apart. */
-static size_t strided_span(const char *routine, size_t n, int npes, ptrdiff_t stride,
-                           size_t esize)
+ * apart; `name` is the stride's argument (dst or sst). */
+static size_t strided_span(const char *routine, const char *name, size_t n, int npes,
+                           ptrdiff_t stride, size_t esize)
 {
-    size_t elems = mpishmem_checked_bytes(routine, n, (size_t)npes);
-    if (elems == 0)
+    size_t elems;
+    int bad = __builtin_mul_overflow(n, (size_t)npes, &elems);
+    if (elems == 0 && !bad)
         return 0;
-    size_t last = mpishmem_checked_bytes(routine, elems - 1, (size_t)stride);
-    return mpishmem_checked_bytes(routine, last + 1, esize);
+    size_t span = mpishmem_strided_extent(elems, stride, 1, esize, &bad);
+    if (MPISHMEM_UNLIKELY(bad))
+        mpishmem_fatal(routine, "%s %td with nelems %zu for each of %d PEs spans more than "
+                       "PTRDIFF_MAX bytes (%zu-byte elements; a negative count?)", name, stride,
+                       n, npes, esize);
+    return span;
 }
 
 void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void *dest,
@@ -87,8 +92,8 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
         mpishmem_fatal(routine, "strides dst %td and sst %td must be between 1 and INT_MAX",
                        dst, sst);
     int count = mpishmem_coll_count(routine, nelems);
-    size_t dspan = strided_span(routine, nelems, c->n, dst, esize);
-    size_t sspan = strided_span(routine, nelems, c->n, sst, esize);
+    size_t dspan = strided_span(routine, "dst", nelems, c->n, dst, esize);
+    size_t sspan = strided_span(routine, "sst", nelems, c->n, sst, esize);
     int in_place = dest == source && dst == sst;
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"nelems", "dst", "sst", "dest"};

@@ -123,6 +123,17 @@ static inline int mpishmem_coll_count(const char *routine, size_t nelems)
     return (int)nelems;
 }
 
+/* The bytes of nelems elements (`bytes` bytes) from each of n PEs. */
+static inline size_t mpishmem_coll_total(const char *routine, size_t nelems, size_t bytes, int n)
+{
+    size_t total;
+    if (MPISHMEM_UNLIKELY(__builtin_mul_overflow(bytes, (size_t)n, &total) ||
+                          total > (size_t)PTRDIFF_MAX))
+        mpishmem_fatal(routine, "nelems %zu for each of %d PEs is more than PTRDIFF_MAX bytes "
+                       "in all", nelems, n);
+    return total;
+}
+
 static inline int mpishmem_coll_overlap(const void *a, size_t alen, const void *b, size_t blen)
 {
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;

@@ -41,7 +41,7 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
                             const void *source, size_t nelems, size_t esize, MPI_Datatype dt)
 {
     size_t bytes = mpishmem_checked_bytes(routine, nelems, esize);
-    size_t total = mpishmem_checked_bytes(routine, bytes, (size_t)c->n);
+    size_t total = mpishmem_coll_total(routine, nelems, bytes, c->n);
     int count = mpishmem_coll_count(routine, nelems);
     char *slot = (char *)dest + (size_t)c->me * bytes;
     if (MPISHMEM_DEBUG_ON) {
@@ -88,7 +88,7 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
             mpishmem_fatal(routine, "the PEs contribute more than INT_MAX elements in all, "
                            "the largest displacement of an MPI-3 collective");
     }
-    size_t total = mpishmem_checked_bytes(routine, (size_t)sum, esize);
+    size_t total = (size_t)sum * esize; /* sum <= INT_MAX elements of <= 16 bytes */
     char *slot = (char *)dest + (size_t)c->displs[c->me] * esize;
     if (MPISHMEM_DEBUG_ON) {
         static const char *const names[] = {"dest"};

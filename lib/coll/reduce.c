@@ -20,7 +20,7 @@ static int prepare(const char *routine, const char *count_name, mpishmem_coll_co
                    void *dest, const void *source, size_t nelems, size_t esize,
                    const void **send, void **tmp, size_t *bytes)
 {
-    *bytes = mpishmem_checked_bytes(routine, nelems, esize);
+    *bytes = mpishmem_checked_count(routine, count_name, nelems, esize);
     int count = mpishmem_coll_count(routine, nelems);
     if (MPISHMEM_DEBUG_ON) {
         const char *const names[] = {count_name, "dest"};

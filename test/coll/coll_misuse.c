@@ -86,6 +86,8 @@ int main(int argc, char **argv)
         shmem_broadcast64(out, buf, 4, 2, 0, 0, 2, g_psync);
     else if (strcmp(c, "alltoalls_stride0") == 0)
         shmem_alltoallsmem(SHMEM_TEAM_WORLD, out, buf, 0, 1, 4);
+    else if (strcmp(c, "alltoalls_span_wrap") == 0) /* (2^32 - 2) * (2^31 - 1) * 8 bytes */
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, out, buf, INT32_MAX, 1, INT32_MAX);
     else if (strcmp(c, "fcollect_negative_count") == 0)
         shmem_long_fcollect(SHMEM_TEAM_WORLD, out, buf, (size_t)-1);
     else if (strcmp(c, "broadcast_count_over_int") == 0)

@@ -12,6 +12,9 @@
  *   team_garbage, team_destroyed, team_garbage_n_pes, team_garbage_split:
  *       a team handle that was never created or was destroyed
  *   align_not_pow2: shmem_align with an alignment that is no power of two
+ *   align_*, shmemalign_63, *realloc_*, *free_*, calloc_overflow,
+ *   hints_unknown: bad arguments to allocation routines, which warn and
+ *       go on (SHMEM_DEBUG=1: stop); they print "continued"
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -44,6 +47,75 @@ static int misuse_block(const char *c, long *a, long *b, long *local)
         shmem_long_iput(a, local, 8, 1, 4, target);
     else
         return -1;
+    return 0;
+}
+
+/* Stops the job when a misused allocation routine did not answer as
+ * docs/checks.md says (the script then sees a non-zero status). */
+static void must(int ok, const char *c, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "case %s: %s\n", c, what);
+        shmem_global_exit(3);
+    }
+}
+
+/* Bad alignments and pointers that are no live block: NULL or no operation
+ * on every PE, one warning, and the heap stays usable (SHMEM_DEBUG: stop).
+ * Returns -1 for a case that is not one of these. */
+static int run_alloc_case(const char *c, int me, int last)
+{
+    long here = 0;
+    void *p = NULL, *live = shmem_malloc(64);
+    if (!strcmp(c, "align_zero"))
+        must(shmem_align(0, 64) == NULL, c, "shmem_align(0, 64) is not NULL");
+    else if (!strcmp(c, "align_three"))
+        must(shmem_align(3, 64) == NULL, c, "shmem_align(3, 64) is not NULL");
+    else if (!strcmp(c, "shmemalign_63"))
+        must(shmemalign(63, 64) == NULL, c, "shmemalign(63, 64) is not NULL");
+    else if (!strcmp(c, "align_one_pe_bad")) /* the others must not wait forever */
+        must(shmem_align(me == last ? 3 : 64, 64) == NULL, c, "not NULL on every PE");
+    else if (!strcmp(c, "realloc_freed") || !strcmp(c, "shrealloc_freed")) {
+        p = shmem_malloc(128);
+        shmem_free(p);
+        void *q = c[0] == 's' ? shrealloc(p, 256) : shmem_realloc(p, 256);
+        must(q == NULL, c, "realloc of a freed block is not NULL");
+    } else if (!strcmp(c, "realloc_one_pe_bad")) {
+        /* One PE passes an interior pointer: no PE moves its block. */
+        char *q = shmem_realloc(me == last ? (char *)live + 8 : live, 4096);
+        must(q == NULL, c, "realloc with one bad pointer is not NULL");
+    } else if (!strcmp(c, "free_freed")) {
+        p = shmem_malloc(128);
+        shmem_free(p);
+        shmem_free(p);
+    } else if (!strcmp(c, "shfree_stack"))
+        shfree(launder(&here));
+    else if (!strcmp(c, "free_one_pe_bad")) {
+        /* Nothing is freed anywhere, so the allocators stay in step. */
+        shmem_free(me == last ? launder(&here) : live);
+    } else if (!strcmp(c, "calloc_overflow"))
+        must(shmem_calloc(SIZE_MAX / 2, 4) == NULL, c, "an overflowing calloc is not NULL");
+    else if (!strcmp(c, "hints_unknown")) {
+        p = shmem_malloc_with_hints(64, 1L << 20);
+        void *q = shmem_malloc_with_hints(64, 1L << 21); /* warned once only */
+        must(p != NULL && q != NULL, c, "allocations with unknown hints failed");
+        shmem_free(q);
+        shmem_free(p);
+    } else {
+        shmem_free(live);
+        return -1;
+    }
+    /* The heap is still in step on every PE: the agreement of the next
+     * allocation (the size of `live`, so a PE that freed it reuses its
+     * place) stops the job if the PEs' allocators diverged. */
+    long *after = shmem_malloc(64);
+    must(after != NULL, c, "allocation after the misuse failed");
+    shmem_long_p(after, me, (me + 1) % (last + 1));
+    shmem_barrier_all();
+    must(*after == (me + last) % (last + 1), c, "the next allocation does not work");
+    shmem_free(after);
+    shmem_free(live);
+    printf("case %s: continued\n", c);
     return 0;
 }
 
@@ -100,6 +172,8 @@ int main(int argc, char **argv)
         rc = 0;
     } else if (!strcmp(c, "align_not_pow2")) {
         (void)shmem_align(3 << 20, 1000);
+        rc = 0;
+    } else if (run_alloc_case(c, me, last) == 0) {
         rc = 0;
     } else if (!strncmp(c, "team_", 5)) {
         rc = run_team_case(c, me);

@@ -35,8 +35,32 @@ for shm in 1 0; do
     expect 0 "$shm" team_garbage_split "mpishmem: shmem_team_split_strided: team handle 0x1234 is not a live team"
 done
 
-# shmem_align: an alignment that is no power of two is refused, debug or not.
-expect 0 1 align_not_pow2 "mpishmem: shmem_align: alignment 3145728 is not a power of two"
-expect 1 0 align_not_pow2 "mpishmem: shmem_align: alignment 3145728 is not a power of two"
+# Bad arguments to allocation routines: NULL (or nothing done) on every PE
+# with one warning, and the program goes on; SHMEM_DEBUG=1 stops it.
+pow2="is not a power of two; returning NULL on every PE"
+dead="was not allocated from the symmetric heap, or is already freed"
+for shm in 1 0; do
+    expect_warn 0 "$shm" align_not_pow2 "mpishmem: shmem_align: warning: alignment 3145728 $pow2"
+    expect_warn 0 "$shm" align_zero "mpishmem: shmem_align: warning: alignment 0 $pow2"
+    expect_warn 0 "$shm" align_three "mpishmem: shmem_align: warning: alignment 3 $pow2"
+    expect_warn 0 "$shm" shmemalign_63 "mpishmem: shmemalign: warning: alignment 63 $pow2"
+    expect_warn 0 "$shm" realloc_freed "mpishmem: shmem_realloc: warning: " "$dead; returning NULL on every PE"
+    expect_warn 0 "$shm" shrealloc_freed "mpishmem: shrealloc: warning: " "$dead"
+    expect_warn 0 "$shm" free_freed "mpishmem: shmem_free: warning: " "$dead; nothing is freed on any PE"
+    expect_warn 0 "$shm" shfree_stack "mpishmem: shfree: warning: " "$dead"
+    expect_warn 0 "$shm" calloc_overflow "mpishmem: shmem_calloc: warning: count 9223372036854775807 times size 4 overflows"
+    expect_warn 0 "$shm" hints_unknown "mpishmem: shmem_malloc_with_hints: warning: unknown hint bits 0x100000 are ignored"
+done
+EXPECT_NP=3 expect_warn 0 1 align_one_pe_bad "mpishmem: shmem_align: warning: alignment 3 $pow2 (PE 2"
+EXPECT_NP=3 expect_warn 0 0 realloc_one_pe_bad "mpishmem: shmem_realloc: warning: " "$dead" "(PE 2"
+EXPECT_NP=3 expect_warn 0 1 free_one_pe_bad "mpishmem: shmem_free: warning: " "$dead" "(PE 2"
+expect 1 1 align_not_pow2 "mpishmem: shmem_align: alignment 3145728 is not a power of two"
+expect 1 0 align_zero "mpishmem: shmem_align: alignment 0 is not a power of two"
+expect 1 1 shmemalign_63 "mpishmem: shmemalign: alignment 63 is not a power of two"
+expect 1 1 realloc_freed "mpishmem: shmem_realloc: " "$dead"
+expect 1 0 free_freed "mpishmem: shmem_free: " "$dead"
+expect 1 1 calloc_overflow "mpishmem: shmem_calloc: count 9223372036854775807 times size 4 overflows"
+expect 1 1 hints_unknown "mpishmem: shmem_malloc_with_hints: unknown hint bits 0x100000"
+EXPECT_NP=3 expect 1 1 free_one_pe_bad "mpishmem: shmem_free: " "$dead" "(PE 2)"
 
 expect_fail_done

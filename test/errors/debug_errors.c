@@ -7,6 +7,7 @@
  * program finishes normally and exits 0, which the driving script
  * (debug_errors.sh) reports as a failure.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,21 @@ static int misuse_running(const char *c, long *heap, long *local)
         shmem_long_wait_until(heap, 99, 0);
     else if (!strcmp(c, "test_bad_cmp"))
         (void)shmem_int_test((int *)heap, -1, 0);
+    else if (!strcmp(c, "iput_span_wrap")) /* (nelems - 1) * dst wraps to 2 */
+        shmem_long_iput(heap, local, (ptrdiff_t)((((__uint128_t)1 << 64) + 2) / 3), 1, 4, 0);
+    else if (!strcmp(c, "iput_stride_2_61")) /* dst * 8 bytes wraps to 0 */
+        shmem_long_iput(heap, local, (ptrdiff_t)1 << 61, 1, 9, 0);
+    else if (!strcmp(c, "iget_local_wrap")) /* the local dest array wraps */
+        shmem_long_iget(local, heap, (ptrdiff_t)1 << 61, 1, 9, 0);
+    else if (!strcmp(c, "ibget_bsize_wrap"))
+        shmem_long_ibget(local, heap, 1, 1, SIZE_MAX / 4, 2, 0);
+    else if (!strcmp(c, "iputmem_negative_count"))
+        shmem_iput8(heap, local, 1, 1, (size_t)-1, 0);
+    else if (!strcmp(c, "put_signal_negative_count"))
+        shmem_long_put_signal(heap, local, (size_t)-1, (uint64_t *)heap + 3, 1,
+                              SHMEM_SIGNAL_SET, 0);
+    else if (!strcmp(c, "test_all_huge"))
+        (void)shmem_long_test_all(heap, (size_t)1 << 62, NULL, SHMEM_CMP_EQ, 0);
     else if (!strcmp(c, "iput_stride0"))
         shmem_long_iput(heap, local, 0, 1, 2, 0);
     else if (!strcmp(c, "iget_stride0"))

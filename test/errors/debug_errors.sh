@@ -24,10 +24,22 @@ for shm in 1 0; do
         "(2097152 bytes, target PE 0) is not symmetric" "runs past the end of its segment"
     expect 1 "$shm" get_past_heap "mpishmem: shmem_long_get: address " \
         "(2097152 bytes, target PE 0) is not symmetric"
-    expect 1 "$shm" put_negative_count "mpishmem: shmem_long_put: element count 18446744073709551615 of 8 bytes is invalid"
-    expect 1 "$shm" getmem_negative_count "mpishmem: shmem_getmem: element count 18446744073709551615 of 1 bytes is invalid"
+    expect 1 "$shm" put_negative_count "mpishmem: shmem_long_put: nelems 18446744073709551615 is too large: 18446744073709551615 elements of 8 bytes"
+    expect 1 "$shm" getmem_negative_count "mpishmem: shmem_getmem: nelems 18446744073709551615 is too large"
     expect 1 "$shm" iput_stride0 "mpishmem: shmem_long_iput: strides must be >= 1 (dest stride 0, source stride 1)"
     expect 1 "$shm" iget_stride0 "mpishmem: shmem_long_iget: strides must be >= 1 (dest stride 1, source stride 0)"
+
+    # Strided spans that wrap the address space: the message names the
+    # stride and count the user passed, with and without SHMEM_DEBUG.
+    for debug in 0 1; do
+        expect "$debug" "$shm" iput_span_wrap "mpishmem: shmem_long_iput: dst 6148914691236517206 with nelems 4 makes the dest array span more than PTRDIFF_MAX bytes (8-byte elements"
+        expect "$debug" "$shm" iput_stride_2_61 "mpishmem: shmem_long_iput: dst 2305843009213693952 with nelems 9 makes the dest array span"
+        expect "$debug" "$shm" iget_local_wrap "mpishmem: shmem_long_iget: dst 2305843009213693952 with nelems 9 makes the dest array span"
+        expect "$debug" "$shm" ibget_bsize_wrap "mpishmem: shmem_long_ibget: dst 1 with bsize 4611686018427387903 and nblocks 2 makes the dest array span"
+        expect "$debug" "$shm" iputmem_negative_count "mpishmem: shmem_iput8: dst 1 with nelems 18446744073709551615 makes the dest array span"
+        expect "$debug" "$shm" put_signal_negative_count "mpishmem: shmem_long_put_signal: nelems 18446744073709551615 is too large"
+    done
+    expect 1 "$shm" test_all_huge "mpishmem: shmem_long_test_all: ivars " "(4611686018427387904 elements) is not symmetric"
 
     # Memory safety checks stay on without SHMEM_DEBUG.
     expect 0 "$shm" put_pe_range "mpishmem: shmem_long_put: PE 7 is out of range [0, 2)"
@@ -36,7 +48,7 @@ for shm in 1 0; do
     expect 0 "$shm" g_pe_range "mpishmem: shmem_long_g: PE 7 is out of range [0, 2)"
     expect 0 "$shm" put_stack "mpishmem: shmem_long_put: address " "is not symmetric"
     expect 0 "$shm" get_stack "mpishmem: shmem_long_get: address " "is not symmetric"
-    expect 0 "$shm" put_negative_count "mpishmem: shmem_long_put: element count 18446744073709551615 of 8 bytes is invalid"
+    expect 0 "$shm" put_negative_count "mpishmem: shmem_long_put: nelems 18446744073709551615 is too large: 18446744073709551615 elements of 8 bytes"
 done
 
 # Library state, synchronization and memory management: one data path.
@@ -49,9 +61,9 @@ expect 1 1 after_finalize_barrier_all "mpishmem: shmem_barrier_all: called after
 expect 1 1 wait_bad_cmp "mpishmem: shmem_long_wait_until: comparison operator 99 is not one of"
 expect 0 1 wait_bad_cmp "mpishmem: shmem_long_wait_until: comparison operator 99 is not one of"
 expect 0 1 test_bad_cmp "mpishmem: shmem_int_test: comparison operator -1 is not one of"
-expect 1 1 free_stack "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
-expect 1 1 free_interior "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
-expect 1 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
-expect 0 1 double_free "mpishmem: shmem_free: " "was not returned by shmem_malloc or is already freed"
+dead="was not allocated from the symmetric heap, or is already freed"
+expect 1 1 free_stack "mpishmem: shmem_free: " "$dead"
+expect 1 1 free_interior "mpishmem: shmem_free: " "$dead"
+expect 1 1 double_free "mpishmem: shmem_free: " "$dead"
 
 expect_fail_done

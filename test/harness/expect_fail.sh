@@ -4,6 +4,7 @@
 #   expect_fail_init PROGRAM
 #   expect DEBUG SHM CASE TEXT...     # 2 PEs; every TEXT must be on stderr
 #   EXPECT_NP=3 expect ...            # another PE count
+#   expect_warn DEBUG SHM CASE TEXT... # status 0, TEXT on stderr, one warning line
 #   expect_fail_done                  # prints the summary; returns non-zero on failure
 # Environment from meson: LAUNCH (the test launcher).
 
@@ -38,6 +39,35 @@ expect()
     if [ -n "$problem" ]; then
         expect_failures=$((expect_failures + 1))
         echo "FAIL: $label: $problem (status $status)"
+        echo "---- stdout"; cat "$expect_tmp/out"
+        echo "---- stderr"; head -n 40 "$expect_tmp/err"
+        echo "----"
+    else
+        echo "ok:   $label"
+    fi
+}
+
+# expect_warn DEBUG SHM CASE TEXT...: the job finishes with status 0 and
+# its stderr holds every TEXT and exactly one line with "warning".
+expect_warn()
+{
+    debug=$1 shm=$2 case=$3
+    shift 3
+    label="$case (SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm, warns)"
+    expect_runs=$((expect_runs + 1))
+    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm "$LAUNCH" "${EXPECT_NP:-2}" "$expect_prog" "$case" \
+        >"$expect_tmp/out" 2>"$expect_tmp/err"
+    status=$?
+    problem=
+    [ "$status" -ne 0 ] && problem="exit status $status"
+    for text in "$@"; do
+        grep -F -q -e "$text" "$expect_tmp/err" || problem="${problem:+$problem; }no '$text' in stderr"
+    done
+    warnings=$(grep -c "warning" "$expect_tmp/err")
+    [ "$warnings" -eq 1 ] || problem="${problem:+$problem; }$warnings warning lines, not 1"
+    if [ -n "$problem" ]; then
+        expect_failures=$((expect_failures + 1))
+        echo "FAIL: $label: $problem"
         echo "---- stdout"; cat "$expect_tmp/out"
         echo "---- stderr"; head -n 40 "$expect_tmp/err"
         echo "----"

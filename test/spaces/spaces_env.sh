@@ -94,6 +94,8 @@ mpmd MPISHMEM_VISIBLE_DEVICES all none nonmember_rma
 want_status=fail want_err="mpishmem: shmem_space_destroy: 1 block(s) are still allocated from the CPU space"
 run "SHMEM_DEBUG=1" unfreed_destroy
 want_status=fail want_err="mpishmem: shmem_space_free: |was not allocated from the CPU space"
+run "SHMEM_DEBUG=1" wrong_free
+want_status=ok want_out="done" want_err="mpishmem: shmem_space_free: warning: |was not allocated from the CPU space|nothing is freed on any PE"
 run "" wrong_free
 want_status=fail want_err="mpishmem: shmem_broadcastmem: buffers|are in different memory spaces"
 run "" mixed_buffers
