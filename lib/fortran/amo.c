@@ -1,6 +1,7 @@
 /*
  * mpishmem Fortran: atomics and the point-to-point waits, from the
- * Fortran type tables.  INT4/INT8 are the 32- and 64-bit C AMOs; the
+ * Fortran type tables.  INT4/INT8 are the 32- and 64-bit C AMOs, REAL4
+ * and REAL8 (SWAP, FETCH and SET: bit moves) float and double; the
  * untyped SHMEM_SWAP, SHMEM_WAIT and SHMEM_WAIT_UNTIL take default
  * INTEGERs.  SHMEM_WAIT(var, value) is SHMEM_WAIT_UNTIL(var, SHMEM_CMP_NE,
  * value).
@@ -9,13 +10,23 @@
  */
 #include "fortran.h"
 
-#define F_SWAP(K, T, N, A)                                                                \
+/* SWAP, FETCH and SET (1.4): every INT and REAL kind. */
+#define F_AMO_MOVE(K, T, N, A)                                                            \
     MPISHMEM_F(T, shmem_##K##_swap, (T *target, const T *value, const mpishmem_fint *pe)) \
     {                                                                                     \
         return shmem_##N##_atomic_swap(target, *value, *pe);                              \
+    }                                                                                     \
+    MPISHMEM_F(T, shmem_##K##_fetch, (const T *source, const mpishmem_fint *pe))          \
+    {                                                                                     \
+        return shmem_##N##_atomic_fetch(source, *pe);                                     \
+    }                                                                                     \
+    MPISHMEM_F(void, shmem_##K##_set,                                                     \
+               (T *target, const T *value, const mpishmem_fint *pe))                      \
+    {                                                                                     \
+        shmem_##N##_atomic_set(target, *value, *pe);                                      \
     }
-MPISHMEM_F_AMO_INT_TYPES(F_SWAP, _)
-MPISHMEM_F_AMO_REAL_TYPES(F_SWAP, _)
+MPISHMEM_F_AMO_INT_TYPES(F_AMO_MOVE, _)
+MPISHMEM_F_AMO_REAL_TYPES(F_AMO_MOVE, _)
 
 #define F_AMO_INT(K, T, N, A)                                                             \
     MPISHMEM_F(T, shmem_##K##_cswap, (T *target, const T *cond, const T *value,           \

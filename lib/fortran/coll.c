@@ -41,7 +41,7 @@ MPISHMEM_F(void, shmem_barrier, (const mpishmem_fint *PE_start, const mpishmem_f
     }
 MPISHMEM_F_SIZES(F_BCAST, _)
 
-/* SHMEM_COLLECT4/8, SHMEM_FCOLLECT4/8 */
+/* SHMEM_COLLECT4/8/32/64, SHMEM_FCOLLECT4/8/32/64 */
 #define F_COLLECT(SUFFIX, BITS, NAME)                                                       \
     MPISHMEM_F(void, shmem_##NAME##SUFFIX,                                                  \
                (void *target, const void *source, const mpishmem_fint *nelems,              \
@@ -51,10 +51,24 @@ MPISHMEM_F_SIZES(F_BCAST, _)
         shmem_##NAME##BITS(target, source, (size_t)*nelems, *PE_start, *logPE_stride,       \
                            *PE_size, PSYNC(pSync));                                         \
     }
-MPISHMEM_F_COLLECT_SIZES(F_COLLECT, collect)
-MPISHMEM_F_COLLECT_SIZES(F_COLLECT, fcollect)
+MPISHMEM_F_SIZES(F_COLLECT, collect)
+MPISHMEM_F_SIZES(F_COLLECT, fcollect)
+MPISHMEM_F_ALLTOALL_SIZES(F_COLLECT, alltoall)
 
-/* SHMEM_INT4_SUM_TO_ALL ... SHMEM_REAL8_PROD_TO_ALL */
+/* SHMEM_ALLTOALLS32/64: dst and sst are default INTEGERs. */
+#define F_ALLTOALLS(SUFFIX, BITS, A)                                                        \
+    MPISHMEM_F(void, shmem_alltoalls##SUFFIX,                                               \
+               (void *target, const void *source, const mpishmem_fint *dst,                 \
+                const mpishmem_fint *sst, const mpishmem_fint *nelems,                      \
+                const mpishmem_fint *PE_start, const mpishmem_fint *logPE_stride,           \
+                const mpishmem_fint *PE_size, mpishmem_fint *pSync))                        \
+    {                                                                                       \
+        shmem_alltoalls##BITS(target, source, *dst, *sst, (size_t)*nelems, *PE_start,       \
+                              *logPE_stride, *PE_size, PSYNC(pSync));                       \
+    }
+MPISHMEM_F_ALLTOALL_SIZES(F_ALLTOALLS, _)
+
+/* SHMEM_INT2_AND_TO_ALL ... SHMEM_REAL8_PROD_TO_ALL, SHMEM_COMP4/8_SUM/PROD_TO_ALL */
 #define F_TO_ALL(K, T, N, OP)                                                               \
     MPISHMEM_F(void, shmem_##K##_##OP##_to_all,                                             \
                (T *target, const T *source, const mpishmem_fint *nreduce,                   \
@@ -75,6 +89,8 @@ MPISHMEM_F_TO_ALL_REAL(F_TO_ALL, max)
 MPISHMEM_F_TO_ALL_REAL(F_TO_ALL, min)
 MPISHMEM_F_TO_ALL_REAL(F_TO_ALL, sum)
 MPISHMEM_F_TO_ALL_REAL(F_TO_ALL, prod)
+MPISHMEM_F_TO_ALL_COMPLEX(F_TO_ALL, sum)
+MPISHMEM_F_TO_ALL_COMPLEX(F_TO_ALL, prod)
 
 /* SHMEM_COMP4/COMP8_XOR_TO_ALL: XOR of the bits of COMPLEX values, as the
  * XOR of their two halves (2 * nreduce INTEGER*4 or INTEGER*8).  pWrk, of

@@ -1,20 +1,53 @@
 /*
- * mpishmem Fortran: START_PES, the queries, SHMEM_PTR and the symmetric
- * heap routines SHPALLOC, SHPDEALLC and SHPCLMOVE (used with Cray
- * pointers: the first argument is the pointer variable, which receives or
- * holds the block's address).
+ * mpishmem Fortran: START_PES, SHMEM_INIT, SHMEM_FINALIZE,
+ * SHMEM_GLOBAL_EXIT, the queries, SHMEM_PTR and the symmetric heap
+ * routines SHPALLOC, SHPDEALLC and SHPCLMOVE (used with Cray pointers: the
+ * first argument is the pointer variable, which receives or holds the
+ * block's address).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "fortran.h"
 
 /* start_pes initializes MPI too when the program did not, so programs
  * that only time with MPI_Wtime need no MPI_Init of their own. */
 MPISHMEM_F(void, start_pes, (const mpishmem_fint *npes)) { start_pes(*npes); }
+MPISHMEM_F(void, shmem_init, (void)) { shmem_init(); }
+MPISHMEM_F(void, shmem_finalize, (void)) { shmem_finalize(); }
+MPISHMEM_F(void, shmem_global_exit, (const mpishmem_fint *status))
+{
+    shmem_global_exit(*status);
+}
+
 MPISHMEM_F(mpishmem_fint, my_pe, (void)) { return shmem_my_pe(); }
 MPISHMEM_F(mpishmem_fint, num_pes, (void)) { return shmem_n_pes(); }
+MPISHMEM_F(mpishmem_fint, shmem_my_pe, (void)) { return shmem_my_pe(); }
+MPISHMEM_F(mpishmem_fint, shmem_n_pes, (void)) { return shmem_n_pes(); }
+
+/* The version of the Fortran interface (1.4, as SHMEM_MAJOR_VERSION and
+ * SHMEM_MINOR_VERSION in shmem.fh), not the C library's. */
+MPISHMEM_F(void, shmem_info_get_version, (mpishmem_fint *major, mpishmem_fint *minor))
+{
+    *major = MPISHMEM_F_MAJOR_VERSION;
+    *minor = MPISHMEM_F_MINOR_VERSION;
+}
+
+/* NAME is CHARACTER*(*): gfortran passes its length after the arguments.
+ * The vendor string fills it, blank-padded to the end as Fortran
+ * assignment does (and cut short if NAME is shorter). */
+MPISHMEM_F(void, shmem_info_get_name, (char *name, size_t len))
+{
+    char vendor[SHMEM_MAX_NAME_LEN];
+    shmem_info_get_name(vendor);
+    size_t n = strnlen(vendor, sizeof vendor);
+    if (n > len)
+        n = len;
+    memcpy(name, vendor, n);
+    memset(name + n, ' ', len - n);
+}
 
 MPISHMEM_F(mpishmem_flogical, shmem_pe_accessible, (const mpishmem_fint *pe))
 {
