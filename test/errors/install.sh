@@ -55,16 +55,16 @@ pc()
 step "pkg-config knows mpishmem" pc --exists
 pcflags=$(pc --cflags --libs)
 
-# --- examples/ring.c, the two compile lines of the README ------------------
-ring=$MESON_SOURCE_ROOT/examples/ring.c
+# --- examples/02_ring.c, the compile lines of the README --------------------
+ring=$MESON_SOURCE_ROOT/examples/02_ring.c
 ringok="OK: 2 PEs passed a message around the ring"
 # shellcheck disable=SC2086
-step "ring.c: \$CC -I... ring.c -L... -lmpishmem" $CC $inc "$ring" $lib -o "$tmp/ring_i" &&
-    step "ring.c (-I/-L build) runs on 2 PEs" runs ring_i "$ringok"
+step "02_ring.c: \$CC -I... 02_ring.c -L... -lmpishmem" $CC $inc "$ring" $lib -o "$tmp/ring_i" &&
+    step "02_ring.c (-I/-L build) runs on 2 PEs" runs ring_i "$ringok"
 # shellcheck disable=SC2086
-step "ring.c: \$CC \$(pkg-config --cflags --libs mpishmem) ring.c" \
+step "02_ring.c: \$CC \$(pkg-config --cflags --libs mpishmem) 02_ring.c" \
     $CC $pcflags "$ring" -o "$tmp/ring_pc" &&
-    step "ring.c (pkg-config build) runs on 2 PEs" runs ring_pc "$ringok"
+    step "02_ring.c (pkg-config build) runs on 2 PEs" runs ring_pc "$ringok"
 
 # --- Our shmem.h wins over the MPI's own (Open MPI ships one) --------------
 vc=$src/vendor_check.c

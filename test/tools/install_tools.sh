@@ -3,8 +3,8 @@
 # meet them: oshcc/oshc++ and oshrun with /usr/bin (where Open MPI puts its
 # own oshcc/oshrun) right after our bin directory in PATH, ahead of every
 # other directory; the program must read our shmem.h and run on our library;
-# MPISHMEM_CC; both libraries (pkg-config); mpishmem-info; man pages with
-# MANPATH=$prefix/share/man.
+# MPISHMEM_CC; both libraries (pkg-config); the teaching examples built by
+# oshcc; mpishmem-info; man pages with MANPATH=$prefix/share/man.
 # Environment from meson: MESON_SOURCE_ROOT, CC, MPI_FLAVOR.
 : "${MESON_SOURCE_ROOT:?}" "${CC:?}" "${MPI_FLAVOR:?}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHMEM_SYMMETRIC_SIZE=4M
@@ -28,7 +28,7 @@ case $MPI_FLAVOR in
     *) runflags= ;;
 esac
 
-ring=$MESON_SOURCE_ROOT/examples/ring.c
+ring=$MESON_SOURCE_ROOT/examples/02_ring.c
 vc=$MESON_SOURCE_ROOT/test/errors/install/vendor_check.c
 step "oshcc reads our shmem.h" sh -c "oshcc -M '$vc' | tr ' ' '\n' | grep -x '$prefix/include/shmem.h'"
 step "oshcc builds ring.c" oshcc "$ring" -o "$tmp/ring" &&
@@ -58,6 +58,22 @@ step "pkg-config mpishmem (static) builds ring.c" sh -c \
 step "pkg-config mpishmem-shared builds ring.c" sh -c \
     "$CC '$ring' \$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs mpishmem-shared) -o '$tmp/ring_pcs' &&
      ldd '$tmp/ring_pcs' | grep -q '$prefix/lib/libmpishmem.so' && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pcs' | grep -q 'OK: 2 PEs'"
+
+# --- The teaching path (examples/, docs/tutorial.md) built by oshcc ---------
+# Each program must print exactly examples/expected/NAME-np2.txt.
+example_ok()
+{
+    name=$1
+    oshcc "$MESON_SOURCE_ROOT/examples/$name.c" -o "$tmp/ex_$name" || return 1
+    # shellcheck disable=SC2086
+    timeout 120 oshrun $runflags -n 2 "$tmp/ex_$name" >"$tmp/ex.out" || return 1
+    diff -u "$MESON_SOURCE_ROOT/examples/expected/$name-np2.txt" "$tmp/ex.out"
+}
+for f in "$MESON_SOURCE_ROOT"/examples/[0-9][0-9]_*.c; do
+    name=$(basename "$f" .c)
+    step "oshcc builds examples/$name.c; on 2 PEs it prints the expected output" example_ok "$name"
+done
+
 step "mpishmem-info runs without mpiexec" sh -c "timeout 120 mpishmem-info | grep -q 'OpenSHMEM specification: 1.6'"
 for page in oshrun oshcc mpishmem-info shmem_put shmem_long_put shmem_pcontrol shmem_init; do
     step "man $page" sh -c "MANPATH=$prefix/share/man man -P cat $page 2>/dev/null | grep -q 'mpishmem [0-9]'"
