@@ -15,8 +15,10 @@ for f in bin/oshcc bin/oshc++ bin/oshrun bin/mpishmem-info include/pshmem.h \
          lib/libmpishmem.a lib/pkgconfig/mpishmem.pc lib/pkgconfig/mpishmem-shared.pc; do
     step "installed $f" test -e "$prefix/$f"
 done
-step "installed libmpishmem.so with a soname" sh -c \
-    "objdump -p '$prefix/lib/libmpishmem.so' | grep -q 'SONAME *libmpishmem.so.0'"
+step "installed lib/mpishmem/libmpishmem.so with a soname" sh -c \
+    "objdump -p '$prefix/lib/mpishmem/libmpishmem.so' | grep -q 'SONAME *libmpishmem.so.0'"
+# -L<prefix>/lib -lmpishmem must find the archive (the design card's line).
+step "no shared library in lib/ itself" sh -c "! ls '$prefix'/lib/libmpishmem.so* 2>/dev/null"
 
 # The documented PATH order: ours first; /usr/bin moved ahead of the rest.
 PATH=$prefix/bin:/usr/bin:$PATH
@@ -45,7 +47,7 @@ step "oshc++ builds and runs a C++ program" sh -c \
 step "MPISHMEM_CC picks the compiler" sh -c \
     "MPISHMEM_CC=echo oshcc x.c | grep -q -- '-I$prefix/include x.c $prefix/lib/libmpishmem.a'"
 step "MPISHMEM_LINK=shared links libmpishmem.so" sh -c \
-    "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/libmpishmem.so.0' &&
+    "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/mpishmem/libmpishmem.so.0' &&
      timeout 120 oshrun $runflags -n 2 '$tmp/ring_so' | grep -q 'OK: 2 PEs'"
 pc()
 {
@@ -57,7 +59,10 @@ step "pkg-config mpishmem (static) builds ring.c" sh -c \
      ! ldd '$tmp/ring_pc' | grep -q libmpishmem && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pc' | grep -q 'OK: 2 PEs'"
 step "pkg-config mpishmem-shared builds ring.c" sh -c \
     "$CC '$ring' \$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs mpishmem-shared) -o '$tmp/ring_pcs' &&
-     ldd '$tmp/ring_pcs' | grep -q '$prefix/lib/libmpishmem.so' && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pcs' | grep -q 'OK: 2 PEs'"
+     ldd '$tmp/ring_pcs' | grep -q '$prefix/lib/mpishmem/libmpishmem.so' && timeout 120 oshrun $runflags -n 2 '$tmp/ring_pcs' | grep -q 'OK: 2 PEs'"
+step "MPISHMEM_LINK=bogus is refused with a message" sh -c \
+    "! MPISHMEM_LINK=bogus oshcc '$ring' -o '$tmp/bogus' 2>'$tmp/bogus.err' &&
+     grep -q 'mpishmem: oshcc: MPISHMEM_LINK must be static or shared' '$tmp/bogus.err'"
 
 # --- The teaching path (examples/, docs/tutorial.md) built by oshcc ---------
 # Each program must print exactly examples/expected/NAME-np2.txt.
