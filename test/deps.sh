@@ -4,8 +4,9 @@
 set -e
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+# cmake: the CMake package's test (tools_install).
 for p in mpich libmpich-dev openmpi-bin libopenmpi-dev meson ninja-build pkg-config \
-         check libhwloc-dev gcc g++ gfortran; do
+         check libhwloc-dev gcc g++ gfortran cmake; do
     have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

@@ -4,7 +4,8 @@
 # own oshcc/oshrun) right after our bin directory in PATH, ahead of every
 # other directory; the program must read our shmem.h and run on our library;
 # MPISHMEM_CC; both libraries (pkg-config); the teaching examples built by
-# oshcc; mpishmem-info; man pages with MANPATH=$prefix/share/man.
+# oshcc; a CMake project using find_package(mpishmem); mpishmem-info; man
+# pages with MANPATH=$prefix/share/man.
 # Environment from meson: MESON_SOURCE_ROOT, CC, MPI_FLAVOR.
 : "${MESON_SOURCE_ROOT:?}" "${CC:?}" "${MPI_FLAVOR:?}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHMEM_SYMMETRIC_SIZE=4M
@@ -78,6 +79,42 @@ for f in "$MESON_SOURCE_ROOT"/examples/[0-9][0-9]_*.c; do
     name=$(basename "$f" .c)
     step "oshcc builds examples/$name.c; on 2 PEs it prints the expected output" example_ok "$name"
 done
+
+# --- CMake: find_package(mpishmem) from a project compiled with plain cc ---
+# (FindMPI must reach our MPI through the config file), static and shared
+# targets; another MPI's wrapper as the compiler is refused.
+cmake_src=$MESON_SOURCE_ROOT/test/tools/cmake_consumer
+inst_src=$MESON_SOURCE_ROOT/test/errors/install
+if command -v cmake >/dev/null 2>&1; then
+    step "cmake configures a project with find_package(mpishmem) (CC=cc)" \
+        env CC=cc cmake -S "$cmake_src" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DSOURCES="$inst_src" &&
+        step "cmake --build" cmake --build "$tmp/cmake" &&
+        # shellcheck disable=SC2086
+        step "mpishmem::mpishmem: our shmem.h, runs on 2 PEs" sh -c \
+            "timeout 120 oshrun $runflags -n 2 '$tmp/cmake/vendor_check' | grep -q 'OK: library \"mpishmem'" &&
+        # shellcheck disable=SC2086
+        step "mpishmem::mpishmem: static, globals on 4 PEs" sh -c \
+            "! ldd '$tmp/cmake/globals_static' | grep -q libmpishmem &&
+             timeout 120 oshrun $runflags -n 4 '$tmp/cmake/globals_static' | grep -q 'OK: 4 PEs'" &&
+        # shellcheck disable=SC2086
+        step "mpishmem::mpishmem_shared: lib/mpishmem/libmpishmem.so by rpath, 4 PEs" sh -c \
+            "ldd '$tmp/cmake/globals_shared' | grep -q '$prefix/lib/mpishmem/libmpishmem.so.0' &&
+             timeout 120 env -u LD_LIBRARY_PATH oshrun $runflags -n 4 '$tmp/cmake/globals_shared' | grep -q 'OK: 4 PEs'"
+    case $MPI_FLAVOR in
+        mpich) other=mpicc.openmpi ;;
+        openmpi) other=mpicc.mpich ;;
+        *) other= ;;
+    esac
+    if [ -n "$other" ] && command -v "$other" >/dev/null 2>&1; then
+        step "cmake refuses $other as the C compiler (another MPI)" sh -c \
+            "! cmake -S '$cmake_src' -B '$tmp/cmake_other' -DCMAKE_C_COMPILER=$other \
+                -DCMAKE_PREFIX_PATH='$prefix' -DSOURCES='$inst_src' >'$tmp/other.log' 2>&1 &&
+             tr -s ' \n' ' ' <'$tmp/other.log' | grep -q 'mpishmem was built with $MPI_FLAVOR'"
+    fi
+else
+    step "cmake is installed (test/deps.sh installs it)" false
+fi
 
 step "mpishmem-info runs without mpiexec" sh -c "timeout 120 mpishmem-info | grep -q 'OpenSHMEM specification: 1.6'"
 for page in oshrun oshcc mpishmem-info shmem_put shmem_long_put shmem_pcontrol shmem_init; do
