@@ -64,11 +64,28 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     passed=$((passed + ok))
     failed=$((failed + bad))
 
+    # This build installed, as users install it: the API check and shmem4py use it.
+    prefix="$top/$dir/_install"
+    if ! { meson configure "$dir" --prefix="$prefix" >/dev/null &&
+           meson install -C "$dir" >>"$dir.setup.log" 2>&1; }; then
+        tail -20 "$dir.setup.log"
+        echo "=== $mpi: INSTALL FAILED"
+        failed=$((failed + 1))
+        continue
+    fi
+
+    # shmem4py (Python bindings), built with the README's steps; its test
+    # suite on 2 PEs.  Skipped only when ../shared/peers is not there.
+    sh test/shmem4py.sh "$prefix"
+    case $? in
+        0) echo "=== shmem4py ($mpi): passed"; passed=$((passed + 1)) ;;
+        77) echo "=== shmem4py ($mpi): skipped (no ../shared/peers/shmem4py-*.tar.gz)" ;;
+        *) echo "=== shmem4py ($mpi): FAILED"; failed=$((failed + 1)) ;;
+    esac
+
     # Acceptance: every routine of the families this build covers is defined.
     checker="$top/../shared/api/check-symbols"
     if [ -x "$checker" ]; then
-        prefix="$top/$dir/_install"
-        meson configure "$dir" --prefix="$prefix" >/dev/null && meson install -C "$dir" >/dev/null
         cov=$("$checker" --header "mpicc.$mpi -I$prefix/include" \
               --family "$families" \
               "$prefix/lib/libmpishmem.a" | tail -1)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs mpishmem into a temporary prefix and builds programs against the
-# installation exactly as users do: the MPI compiler wrapper plus -I/-L, or
+# installation exactly as users do: the design card's line (the MPI compiler
+# wrapper plus -I/-L -lmpishmem, run on 4 PEs without LD_LIBRARY_PATH), or
 # pkg-config; C11, C99, C++ and the OpenSHMEM 1.0 <mpp/shmem.h>.
 #   install.sh DIR    (DIR holds the test programs)
 # Environment from meson: MESON_SOURCE_ROOT, LAUNCH, CC, MPI_FLAVOR.
@@ -46,8 +47,9 @@ done
 step "installed lib/libmpishmem.*" sh -c "ls '$prefix'/lib/libmpishmem.* >/dev/null"
 
 inc="-I$prefix/include"
-# Both libraries are installed: name the archive, as the README does.
-lib="-L$prefix/lib -l:libmpishmem.a"
+# The design card's link line: -lmpishmem is the archive (the shared
+# library is in lib/mpishmem/, out of -L$prefix/lib's way).
+lib="-L$prefix/lib -lmpishmem"
 pc()
 {
     PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@" mpishmem
@@ -55,16 +57,45 @@ pc()
 step "pkg-config knows mpishmem" pc --exists
 pcflags=$(pc --cflags --libs)
 
-# --- examples/ring.c, the two compile lines of the README ------------------
-ring=$MESON_SOURCE_ROOT/examples/ring.c
+# --- The design card, exactly: no LD_LIBRARY_PATH, 4 PEs -------------------
+#   mpicc -I$P/include app.c -L$P/lib -lmpishmem && mpiexec -n 4 ./a.out
+# with a program whose globals other PEs write: the archive's load-time
+# parts (the constructor that backs globals with shared memory, the exit
+# check) must come along although the program calls few routines.
+card=$tmp/card
+mkdir "$card"
+# card_run [ARG]: ./a.out on 4 PEs in $card, without LD_LIBRARY_PATH.
+card_run()
+{
+    (cd "$card" && env -u LD_LIBRARY_PATH "$LAUNCH" 4 ./a.out "$@")
+}
+card_ok()
+{
+    card_run | grep -F -x "OK: 4 PEs, globals symmetric; globals by load/store: yes"
+}
+card_exit()
+{
+    card_run exit >"$tmp/card.out" 2>&1
+    status=$?
+    cat "$tmp/card.out"
+    [ "$status" -ne 0 ] && grep -q "mpishmem: PE 3 exited without calling shmem_finalize" "$tmp/card.out"
+}
+step "card: \$CC -I\$P/include app.c -L\$P/lib -lmpishmem" \
+    sh -c "cd '$card' && $CC -I'$prefix/include' '$src/card_globals.c' -L'$prefix/lib' -lmpishmem" &&
+    step "card: a.out does not load libmpishmem.so" sh -c "! ldd '$card/a.out' | grep libmpishmem" &&
+    step "card: mpiexec -n 4 ./a.out runs; other PEs reach its globals by load/store" card_ok &&
+    step "card: a PE that skips shmem_finalize stops the job with the message" card_exit
+
+# --- examples/02_ring.c, the compile lines of the README --------------------
+ring=$MESON_SOURCE_ROOT/examples/02_ring.c
 ringok="OK: 2 PEs passed a message around the ring"
 # shellcheck disable=SC2086
-step "ring.c: \$CC -I... ring.c -L... -lmpishmem" $CC $inc "$ring" $lib -o "$tmp/ring_i" &&
-    step "ring.c (-I/-L build) runs on 2 PEs" runs ring_i "$ringok"
+step "02_ring.c: \$CC -I... 02_ring.c -L... -lmpishmem" $CC $inc "$ring" $lib -o "$tmp/ring_i" &&
+    step "02_ring.c (-I/-L build) runs on 2 PEs" runs ring_i "$ringok"
 # shellcheck disable=SC2086
-step "ring.c: \$CC \$(pkg-config --cflags --libs mpishmem) ring.c" \
+step "02_ring.c: \$CC \$(pkg-config --cflags --libs mpishmem) 02_ring.c" \
     $CC $pcflags "$ring" -o "$tmp/ring_pc" &&
-    step "ring.c (pkg-config build) runs on 2 PEs" runs ring_pc "$ringok"
+    step "02_ring.c (pkg-config build) runs on 2 PEs" runs ring_pc "$ringok"
 
 # --- Our shmem.h wins over the MPI's own (Open MPI ships one) --------------
 vc=$src/vendor_check.c

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The communication map (MPISHMEM_TRACE, docs/tools.md) at 4 PEs, with the
 # load/store path on and off:
-#   - examples/ring.c, trace_ring N B and trace_ring N B mixed (2 threads,
+#   - examples/02_ring.c, trace_ring N B and trace_ring N B mixed (2 threads,
 #     every kind) give exactly the expected CSV matrix;
 #   - mpishmem-trace turns it into a PNG that reads back with the right
 #     size, inflates to the right length and is not one flat colour;

@@ -2,8 +2,8 @@
 """Checks for test/tools/trace.sh.
 
   trace_check.py csv FILE NP MODE [N B]
-      MODE ring:  examples/ring.c (a long to the right, an int to PE 0,
-                  one barrier)
+      MODE ring:  examples/02_ring.c (a long put to the right, a long got
+                  from the right, two ints put to PE 0, two barriers)
       MODE plain: trace_ring N B
       MODE mixed: trace_ring N B mixed
       Every (source, target, kind) row must be present exactly once and
@@ -24,10 +24,10 @@ def expected(np_, mode, n, b):
     def add(s, d, k, ops, nbytes):
         o, by = e.get((s, d, k), (0, 0))
         e[(s, d, k)] = (o + ops, by + nbytes)
-    # Collective calls: ring one barrier; plain a barrier before and after
+    # Collective calls: ring two barriers; plain a barrier before and after
     # the puts; mixed those, a broadcast, reduce, fcollect, alltoall, team
     # sync and a closing barrier.
-    barriers = {"ring": 1, "plain": 2, "mixed": 8}[mode]
+    barriers = {"ring": 2, "plain": 2, "mixed": 8}[mode]
     for s in range(np_):
         right, left = (s + 1) % np_, (s - 1) % np_
         for d in range(np_):
@@ -35,7 +35,8 @@ def expected(np_, mode, n, b):
                 add(s, d, "collective", barriers, 0)
         if mode == "ring":
             add(s, right, "put", 1, 8)   # shmem_long_p to the right neighbour
-            add(s, 0, "put", 1, 4)       # shmem_int_p report to PE 0
+            add(s, right, "get", 1, 8)   # shmem_long_g from the right neighbour
+            add(s, 0, "put", 1, 8)       # shmem_int_put of two ints to PE 0
         elif mode == "plain":
             add(s, right, "put", n, n * b)
         else:
