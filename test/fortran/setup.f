@@ -7,7 +7,6 @@
       INCLUDE 'mpp/shmem.fh'
       INCLUDE 'mpif.h'
       INTEGER ME, NP, I, ERR, IERR, MSIZE, NEXT
-      LOGICAL SHMEM_PE_ACCESSIBLE, SHMEM_ADDR_ACCESSIBLE
       DOUBLE PRECISION T0, T1
       INTEGER X(4)
       COMMON /CBLK/ X
@@ -79,7 +78,6 @@
 ! A stack variable is not symmetric: not accessible, not freeable.
       SUBROUTINE PRIVCHK
       INCLUDE 'mpp/shmem.fh'
-      LOGICAL SHMEM_ADDR_ACCESSIBLE
       INTEGER L(1), ERR
       POINTER (PL, L)
       INTEGER S
