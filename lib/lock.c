@@ -109,7 +109,7 @@ int shmem_test_lock(long *lock)
     int me = mpishmem_rt.my_pe;
     reset_node("shmem_test_lock", lock, me);
     if (swap_tail("shmem_test_lock", lock, (uint64_t)me + 1, 1) != 0) {
-        mpishmem_progress_step(&test_spins);
+        mpishmem_progress_test_failed(&test_spins);
         return 1; /* held by someone else */
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

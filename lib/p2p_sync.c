@@ -17,18 +17,34 @@
 
 /* Fairness for the _any forms: start each scan at a different index. */
 static __thread size_t any_rotor;
-/* Polls made by test routines that failed, so a test loop keeps MPI going. */
+/* Test routines that failed on this thread (for yielding when PEs
+ * outnumber cores). */
 static __thread unsigned test_spins;
 
-static void poll_once(unsigned *spins)
+/* Under MPI's separate memory model, RMA writes reach our copy only after
+ * a window sync.  Neither MPICH nor Open MPI uses it on our hosts. */
+static void sync_separate(void)
 {
-    /* Under MPI's separate memory model, RMA writes reach our copy only
-     * after a window sync.  Neither MPICH nor Open MPI uses it on our hosts. */
     if (MPISHMEM_UNLIKELY(mpishmem_segments.any_separate))
         for (int i = 0; i < mpishmem_segments.count; i++)
             for (int k = 0; k < mpishmem_segment_n_lanes(mpishmem_segments.sorted[i]); k++)
                 MPI_Win_sync(mpishmem_segments.sorted[i]->lanes[k].win);
+}
+
+/* One step of a wait. */
+static void poll_once(unsigned *spins)
+{
+    sync_separate();
     mpishmem_progress_step(spins);
+}
+
+/* A test that returns "not yet": the program may sleep before it calls
+ * again, so this call polls MPI (a test that entered MPI only every 16th
+ * call never saw a put while the program slept 1 ms between calls). */
+static void test_failed(void)
+{
+    sync_separate();
+    mpishmem_progress_test_failed(&test_spins);
 }
 
 static void __attribute__((noreturn, cold)) bad_cmp(const char *routine, int cmp)
@@ -86,7 +102,7 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
         enter(fn, ivar, 1, sizeof(T), cmp);                                                \
         if (sat_##N(ivar, cmp, v))                                                         \
             return 1;                                                                      \
-        poll_once(&test_spins);                                                            \
+        test_failed();                                                                     \
         return 0;                                                                          \
     }
 
@@ -188,13 +204,13 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         if (test_all_##N(ivars, n, st, cmp, NULL, v)) return 1;                            \
-        poll_once(&test_spins); return 0;                                                  \
+        test_failed(); return 0;                                                           \
     }                                                                                      \
     size_t shmem_##N##_test_any(T *ivars, size_t n, const int *st, int cmp, T v)           \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t i = test_any_##N(ivars, n, st, cmp, NULL, v);                               \
-        if (i == SIZE_MAX) poll_once(&test_spins);                                         \
+        if (i == SIZE_MAX) test_failed();                                                  \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp,  \
@@ -202,21 +218,21 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t c = test_some_##N(ivars, n, idx, st, cmp, NULL, v);                         \
-        if (c == 0) poll_once(&test_spins);                                                \
+        if (c == 0) test_failed();                                                         \
         return c;                                                                          \
     }                                                                                      \
     int shmem_##N##_test_all_vector(T *ivars, size_t n, const int *st, int cmp, T *vals)   \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         if (test_all_##N(ivars, n, st, cmp, vals, 0)) return 1;                            \
-        poll_once(&test_spins); return 0;                                                  \
+        test_failed(); return 0;                                                           \
     }                                                                                      \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t n, const int *st, int cmp,         \
                                        T *vals)                                            \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t i = test_any_##N(ivars, n, st, cmp, vals, 0);                               \
-        if (i == SIZE_MAX) poll_once(&test_spins);                                         \
+        if (i == SIZE_MAX) test_failed();                                                  \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *st,    \
@@ -224,7 +240,7 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t c = test_some_##N(ivars, n, idx, st, cmp, vals, 0);                         \
-        if (c == 0) poll_once(&test_spins);                                                \
+        if (c == 0) test_failed();                                                         \
         return c;                                                                          \
     }
 MPISHMEM_P2P_TYPES(DEFINE_P2P_API, _)

@@ -65,9 +65,9 @@ MPISHMEM_RMA_TYPES(DEFINE_PUT_SIGNAL_TYPED, _)
 MPISHMEM_RMA_SIZES(DEFINE_PUT_SIGNAL_SIZED, _)
 DEFINE_PUT_SIGNAL(void, 1, putmem_signal)
 
-/* Calls of signal_fetch by this thread: programs poll it in a loop, and on
- * the CPU-atomic path it would never enter MPI, so every 16th call takes a
- * progress step (which polls MPI, and yields when PEs outnumber cores). */
+/* Programs poll signal_fetch in a loop and may sleep between calls; on the
+ * CPU-atomic path it would never enter MPI, so every call polls MPI, and
+ * every 16th also gives the core away when PEs outnumber cores. */
 static __thread unsigned fetch_calls, fetch_spins;
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
@@ -76,7 +76,9 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     mpishmem_amo(__func__, SHMEM_CTX_DEFAULT, MPISHMEM_AMO_FETCH, (void *)sig_addr,
                  sizeof v, NULL, NULL, &v, mpishmem_rt.my_pe, 1);
     if (MPISHMEM_UNLIKELY((++fetch_calls & 15) == 0))
-        mpishmem_progress_step(&fetch_spins);
+        mpishmem_progress_test_failed(&fetch_spins);
+    else
+        mpishmem_progress_poke();
     return v;
 }
 

@@ -20,6 +20,8 @@
  * the collectives' wait, lib/coll/coll_util.c). */
 #define YIELDS_BEFORE_NAP 64u
 
+unsigned long mpishmem_mpi_activity;
+
 static inline void poke_mpi(void)
 {
     int flag;
@@ -43,6 +45,7 @@ static void give_core_away(unsigned n)
 void mpishmem_progress_step(unsigned *spins)
 {
     unsigned n = ++*spins;
+    mpishmem_note_mpi_activity();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
         poke_mpi();
         give_core_away(n);
@@ -55,12 +58,29 @@ void mpishmem_progress_step(unsigned *spins)
 #endif
 }
 
+void mpishmem_progress_test_failed(unsigned *spins)
+{
+    unsigned n = ++*spins;
+    mpishmem_note_mpi_activity();
+    poke_mpi();
+    if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
+        give_core_away(n);
+}
+
+void mpishmem_progress_poke(void)
+{
+    mpishmem_note_mpi_activity();
+    poke_mpi();
+}
+
 void mpishmem_wait_request(MPI_Request *req)
 {
     unsigned spins = 0;
     int done = 0;
+    mpishmem_note_mpi_activity();
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     while (!done) {
+        mpishmem_note_mpi_activity();
         if (mpishmem_rt.yield)
             give_core_away(++spins);
         MPI_Test(req, &done, MPI_STATUS_IGNORE);

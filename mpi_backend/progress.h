@@ -14,8 +14,29 @@
 
 #include <mpi.h>
 
+/* Bumped whenever the library enters MPI for this PE (the MPI data path,
+ * every poll of a wait or test), so the progress thread can tell a PE that
+ * is inside the library, and polls MPI itself, from one that computes
+ * (progress_thread.c).  Racy increments from several threads are fine:
+ * only "has it changed" matters. */
+extern unsigned long mpishmem_mpi_activity;
+static inline void mpishmem_note_mpi_activity(void)
+{
+    __atomic_store_n(&mpishmem_mpi_activity,
+                     __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
 /* One step of a polling loop; *spins counts the steps of this wait. */
 void mpishmem_progress_step(unsigned *spins);
+/* A test routine (shmem_test*, shmem_test_lock) that returns "not yet":
+ * the program may sleep or compute before its next call, so every such
+ * call polls MPI, and gives the core away as a step does when PEs
+ * outnumber cores.  *spins counts this thread's failed tests. */
+void mpishmem_progress_test_failed(unsigned *spins);
+/* Polls MPI once (for routines that return a value a program polls, such
+ * as shmem_signal_fetch). */
+void mpishmem_progress_poke(void);
 
 /* Blocking collectives built on their non-blocking forms, so the wait polls
  * with mpishmem_progress_step instead of spinning inside MPI. */
