@@ -39,6 +39,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     {"MPISHMEM_VISIBLE_DEVICES", "all",
      "devices this PE may put memory spaces on: cpu, gpu, gpuN, all, none"},
     {"MPISHMEM_CUDART", "unset", "path of the CUDA runtime library to load"},
+    {"MPISHMEM_GPU_AWARE", "unset",
+     "RMA on GPU memory by MPI: 1 required (checked), 0 never (IPC copies and staging); "
+     "unset: when MPI says it is GPU-aware and the check passes (docs/spaces.md)"},
     {"MPISHMEM_TRACE", "unset",
      "file for the communication map: PE 0 writes per-PE ops and bytes as CSV at shmem_finalize "
      "(docs/tools.md)"},

@@ -1,7 +1,8 @@
 /*
  * mpishmem: starting and stopping the library.
  *
- * shmem_init: MPI (ours or the user's) -> private communicators -> settings
+ * shmem_init: [the GPU, when a GPU space is wanted and we start MPI] ->
+ * MPI (ours or the user's) -> private communicators -> settings
  * from the environment, checked to agree on every PE -> devices and the
  * default space -> symmetric heap and global-data windows -> predefined
  * teams -> predefined spaces -> barrier.
@@ -22,6 +23,7 @@
 #include "../mpi_backend/progress_thread.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
+#include "../spaces/devices.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
 #include "../teams/team.h"
@@ -182,9 +184,12 @@ static void start(int requested, int *provided)
         if (progress < 0)
             progress = mpishmem_progress_thread_may_fit();
         int mpi_level = progress ? MPI_THREAD_MULTIPLE : thread_levels_mpi[requested];
+        /* A GPU-aware MPI binds to the device current when it starts. */
+        mpishmem_devices_before_mpi(mpishmem_peek_gpu_wanted());
         if (MPI_Init_thread(NULL, NULL, mpi_level, &mpi_provided) !=
             MPI_SUCCESS)
             mpishmem_fatal("shmem_init", "MPI_Init_thread failed");
+        mpishmem_devices_after_mpi();
         mpishmem_rt.we_initialized_mpi = 1;
     } else {
         MPI_Query_thread(&mpi_provided);

@@ -42,6 +42,9 @@ void mpishmem_agree_settings(const mpishmem_settings_t *set);
 /* The memory-space variables: read (fatal when malformed) and agreed on
  * (fatal, naming the variable, when PEs differ).  space_settings.c. */
 void mpishmem_read_space_settings(mpishmem_space_settings_t *sp);
+/* Whether SHMEM_DEFAULT_SPACE or SHMEM_ENABLE_GPU_SPACE asks for the GPU
+ * space, read before MPI starts (malformed values are reported later). */
+int mpishmem_peek_gpu_wanted(void);
 void mpishmem_agree_space_settings(const mpishmem_settings_t *set);
 /* SHMEM_VERSION / SHMEM_INFO output, from PE 0. */
 void mpishmem_report_settings(const mpishmem_settings_t *set);

@@ -64,12 +64,19 @@ static uint64_t swap_tail(const char *fn, long *lock, uint64_t me1, int only_if_
     }
 }
 
-/* Spin on our own word until (word & mask) == 0 (wait) or != 0 (next). */
+/* Spin on our own word until (word & mask) == 0 (wait) or != 0 (next).
+ * A lock in device memory is read with the runtime's copies; the AMOs
+ * that change it are applied by this PE itself (mpi_backend/gpu_path.h). */
 static uint64_t wait_local(long *lock, uint64_t mask, int until_set)
 {
     unsigned spins = 0;
+    int device = mpishmem_gpu_is_device(lock, sizeof *lock);
     for (;;) {
-        uint64_t w = (uint64_t)__atomic_load_n(lock, __ATOMIC_ACQUIRE);
+        uint64_t w;
+        if (MPISHMEM_UNLIKELY(device))
+            mpishmem_gpu_copy(&w, lock, sizeof w);
+        else
+            w = (uint64_t)__atomic_load_n(lock, __ATOMIC_ACQUIRE);
         if (((w & mask) != 0) == until_set)
             return w;
         mpishmem_progress_step(&spins);

@@ -4,13 +4,17 @@
  *
  * A waiting PE reads the variable with acquire loads and, between reads,
  * keeps MPI progressing and yields the core when PEs outnumber cores
- * (mpishmem_progress_step), so RMA aimed at it is never stalled.
+ * (mpishmem_progress_step), so RMA aimed at it is never stalled.  Variables
+ * in device memory are never loaded by the CPU: each test reads them into
+ * a host copy with the runtime's copy, and the same comparisons run there.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdint.h>
 #include <shmem.h>
+#include <stdlib.h>
 #include "../mpi_backend/error.h"
+#include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
@@ -69,6 +73,29 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
 
 #define INCLUDED(status, i) ((status) == NULL || (status)[i] == 0)
 
+/* Device memory: the host copy each test reads (per thread, grown as
+ * needed). */
+static __thread void *snap;
+static __thread size_t snap_size;
+
+static void *snapshot(const char *routine, const void *ivars, size_t bytes)
+{
+    if (bytes > snap_size) {
+        void *p = realloc(snap, bytes);
+        if (p == NULL)
+            mpishmem_fatal(routine, "out of memory for a %zu-byte copy of device memory", bytes);
+        snap = p;
+        snap_size = bytes;
+    }
+    mpishmem_gpu_copy(snap, ivars, bytes);
+    return snap;
+}
+
+/* What a test reads: the variables themselves, or a fresh host copy of
+ * them when they are device memory (dev, decided once per call). */
+#define VIEW(fn, dev, ivars, n) ((dev) ? snapshot(fn, ivars, (n) * sizeof *(ivars)) : (void *)(ivars))
+#define ON_DEVICE(ivars, n) mpishmem_gpu_is_device(ivars, (n) * sizeof *(ivars))
+
 #define DEFINE_P2P_CORE(T, N, A)                                                             \
     static inline int cmp_##N(T x, int cmp, T v)                                           \
     {                                                                                      \
@@ -94,13 +121,14 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     {                                                                                      \
         enter(fn, ivar, 1, sizeof(T), cmp);                                                \
         unsigned spins = 0;                                                                \
-        while (!sat_##N(ivar, cmp, v))                                                     \
+        int dev = ON_DEVICE(ivar, 1);                                                      \
+        while (!sat_##N(VIEW(fn, dev, ivar, 1), cmp, v))                                   \
             poll_once(&spins);                                                             \
     }                                                                                      \
     static int test_one_##N(const char *fn, T *ivar, int cmp, T v)                         \
     {                                                                                      \
         enter(fn, ivar, 1, sizeof(T), cmp);                                                \
-        if (sat_##N(ivar, cmp, v))                                                         \
+        if (sat_##N(VIEW(fn, ON_DEVICE(ivar, 1), ivar, 1), cmp, v))                        \
             return 1;                                                                      \
         test_failed();                                                                     \
         return 0;                                                                          \
@@ -146,6 +174,11 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     {                                                                                      \
         enter(fn, ivars, n, sizeof(T), cmp);                                               \
         unsigned spins = 0;                                                                \
+        if (ON_DEVICE(ivars, n)) {                                                         \
+            while (!test_all_##N(VIEW(fn, 1, ivars, n), n, st, cmp, vals, v))              \
+                poll_once(&spins);                                                         \
+            return;                                                                        \
+        }                                                                                  \
         for (size_t i = 0; i < n; i++)                                                     \
             while (INCLUDED(st, i) && !sat_at_##N(ivars, i, cmp, vals, v))                 \
                 poll_once(&spins);                                                         \
@@ -157,8 +190,9 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
         if (empty_set_##N(n, st))                                                          \
             return SIZE_MAX;                                                               \
         unsigned spins = 0;                                                                \
+        int dev = ON_DEVICE(ivars, n);                                                     \
         size_t i;                                                                          \
-        while ((i = test_any_##N(ivars, n, st, cmp, vals, v)) == SIZE_MAX)                 \
+        while ((i = test_any_##N(VIEW(fn, dev, ivars, n), n, st, cmp, vals, v)) == SIZE_MAX) \
             poll_once(&spins);                                                             \
         return i;                                                                          \
     }                                                                                      \
@@ -169,8 +203,9 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
         if (empty_set_##N(n, st))                                                          \
             return 0;                                                                      \
         unsigned spins = 0;                                                                \
+        int dev = ON_DEVICE(ivars, n);                                                     \
         size_t found;                                                                      \
-        while ((found = test_some_##N(ivars, n, idx, st, cmp, vals, v)) == 0)              \
+        while ((found = test_some_##N(VIEW(fn, dev, ivars, n), n, idx, st, cmp, vals, v)) == 0) \
             poll_once(&spins);                                                             \
         return found;                                                                      \
     }
@@ -203,44 +238,46 @@ static void enter(const char *routine, const void *ivars, size_t n, size_t elem,
     int shmem_##N##_test_all(T *ivars, size_t n, const int *st, int cmp, T v)              \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        if (test_all_##N(ivars, n, st, cmp, NULL, v)) return 1;                            \
-        test_failed(); return 0;                                                           \
+        if (test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, NULL, v)) \
+            return 1;                                                                      \
+        test_failed(); return 0;                                                  \
     }                                                                                      \
     size_t shmem_##N##_test_any(T *ivars, size_t n, const int *st, int cmp, T v)           \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        size_t i = test_any_##N(ivars, n, st, cmp, NULL, v);                               \
-        if (i == SIZE_MAX) test_failed();                                                  \
+        size_t i = test_any_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, NULL, v); \
+        if (i == SIZE_MAX) test_failed();                                         \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp,  \
                                  T v)                                                      \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        size_t c = test_some_##N(ivars, n, idx, st, cmp, NULL, v);                         \
-        if (c == 0) test_failed();                                                         \
+        size_t c = test_some_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, idx, st, cmp, NULL, v); \
+        if (c == 0) test_failed();                                                \
         return c;                                                                          \
     }                                                                                      \
     int shmem_##N##_test_all_vector(T *ivars, size_t n, const int *st, int cmp, T *vals)   \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        if (test_all_##N(ivars, n, st, cmp, vals, 0)) return 1;                            \
-        test_failed(); return 0;                                                           \
+        if (test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, vals, 0)) \
+            return 1;                                                                      \
+        test_failed(); return 0;                                                  \
     }                                                                                      \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t n, const int *st, int cmp,         \
                                        T *vals)                                            \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        size_t i = test_any_##N(ivars, n, st, cmp, vals, 0);                               \
-        if (i == SIZE_MAX) test_failed();                                                  \
+        size_t i = test_any_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, vals, 0); \
+        if (i == SIZE_MAX) test_failed();                                         \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *st,    \
                                         int cmp, T *vals)                                  \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        size_t c = test_some_##N(ivars, n, idx, st, cmp, vals, 0);                         \
-        if (c == 0) test_failed();                                                         \
+        size_t c = test_some_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, idx, st, cmp, vals, 0); \
+        if (c == 0) test_failed();                                                \
         return c;                                                                          \
     }
 MPISHMEM_P2P_TYPES(DEFINE_P2P_API, _)
@@ -273,9 +310,11 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
 {
     enter("shmem_signal_wait_until", sig_addr, 1, sizeof *sig_addr, cmp);
     unsigned spins = 0;
+    int dev = ON_DEVICE(sig_addr, 1);
     for (;;) {
         /* Return exactly the value that satisfied the condition. */
-        uint64_t x = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+        uint64_t x = __atomic_load_n((uint64_t *)VIEW("shmem_signal_wait_until", dev, sig_addr, 1),
+                                     __ATOMIC_ACQUIRE);
         if (cmp_uint64(x, cmp, v))
             return x;
         poll_once(&spins);

@@ -6,6 +6,9 @@
  *   SHMEM_DEFAULT_SPACE                              CPU or GPU (any case)
  *   SHMEM_CPU_SYMMETRIC_SIZE, SHMEM_GPU_SYMMETRIC_SIZE   sizes, as
  *       SHMEM_SYMMETRIC_SIZE
+ *   MPISHMEM_GPU_AWARE                               boolean: RMA on GPU memory
+ *       by MPI (1: required, checked; 0: never; unset: if MPI says so and
+ *       the check passes)
  * Every one must read the same on every PE (the proposal's rule);
  * SHMEM_SYMMETRIC_SIZE is checked with the other settings (settings.c).  What they mean together is decided in
  * spaces/predefined.c (docs/spaces.md has the table).
@@ -60,23 +63,30 @@ void mpishmem_read_space_settings(mpishmem_space_settings_t *sp)
               &sp->cpu_size_text);
     read_size("SHMEM_GPU_SYMMETRIC_SIZE", &sp->gpu_size_set, &sp->gpu_size,
               &sp->gpu_size_text);
+    sp->gpu_aware = read_enable("MPISHMEM_GPU_AWARE");
 }
 
-#define N_AGREE 5
+int mpishmem_peek_gpu_wanted(void)
+{
+    const char *d = getenv("SHMEM_DEFAULT_SPACE"), *e = getenv("SHMEM_ENABLE_GPU_SPACE");
+    return (d != NULL && strcasecmp(d, "GPU") == 0) || (e != NULL && mpishmem_parse_bool(e) == 1);
+}
+
+#define N_AGREE 6
 
 void mpishmem_agree_space_settings(const mpishmem_settings_t *set)
 {
     const mpishmem_space_settings_t *sp = &set->spaces;
     static const char *const names[N_AGREE] = {
         "SHMEM_ENABLE_CPU_SPACE", "SHMEM_ENABLE_GPU_SPACE", "SHMEM_DEFAULT_SPACE",
-        "SHMEM_CPU_SYMMETRIC_SIZE", "SHMEM_GPU_SYMMETRIC_SIZE"};
+        "SHMEM_CPU_SYMMETRIC_SIZE", "SHMEM_GPU_SYMMETRIC_SIZE", "MPISHMEM_GPU_AWARE"};
     /* Values as given; "unset" is its own value, so set-here-unset-there
      * differs too. */
     unsigned long long mine[N_AGREE] = {
         (unsigned long long)(sp->enable_cpu + 1), (unsigned long long)(sp->enable_gpu + 1),
         (unsigned long long)(sp->default_space + 1),
         sp->cpu_size_set ? sp->cpu_size : ULLONG_MAX,
-        sp->gpu_size_set ? sp->gpu_size : ULLONG_MAX};
+        sp->gpu_size_set ? sp->gpu_size : ULLONG_MAX, (unsigned long long)(sp->gpu_aware + 1)};
     unsigned long long v[2 * N_AGREE], r[2 * N_AGREE];
     for (int i = 0; i < N_AGREE; i++) {
         v[i] = mine[i];

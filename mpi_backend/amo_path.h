@@ -84,6 +84,10 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
     if (MPISHMEM_DEBUG_ON && ((uintptr_t)dest % size) != 0)
         mpishmem_fatal(routine, "AMO target %p is not aligned to its %zu-byte size", dest,
                        size);
+    if (MPISHMEM_UNLIKELY(s->gpu != NULL)) { /* device memory: its owner applies it */
+        mpishmem_gpu_amo(routine, ctx, s, op, off, size, value, cond, result, pe);
+        return;
+    }
     char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(s->amo_cpu && peer != NULL)) {
         if (size == 8) {

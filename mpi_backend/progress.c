@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "gpu_path.h"
 #include "progress.h"
 #include "runtime.h"
 
@@ -46,6 +47,8 @@ void mpishmem_progress_step(unsigned *spins)
 {
     unsigned n = ++*spins;
     mpishmem_note_mpi_activity();
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
+        mpishmem_gpu_serve(); /* other PEs' requests for our device memory */
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
         poke_mpi();
         give_core_away(n);
@@ -62,6 +65,8 @@ void mpishmem_progress_test_failed(unsigned *spins)
 {
     unsigned n = ++*spins;
     mpishmem_note_mpi_activity();
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
+        mpishmem_gpu_serve(); /* a PE polling a test may be the target of an agent request */
     poke_mpi();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
         give_core_away(n);
@@ -70,6 +75,8 @@ void mpishmem_progress_test_failed(unsigned *spins)
 void mpishmem_progress_poke(void)
 {
     mpishmem_note_mpi_activity();
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
+        mpishmem_gpu_serve();
     poke_mpi();
 }
 
@@ -81,6 +88,8 @@ void mpishmem_wait_request(MPI_Request *req)
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     while (!done) {
         mpishmem_note_mpi_activity();
+        if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
+            mpishmem_gpu_serve();
         if (mpishmem_rt.yield)
             give_core_away(++spins);
         MPI_Test(req, &done, MPI_STATUS_IGNORE);

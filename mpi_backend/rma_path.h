@@ -3,6 +3,8 @@
  *
  * put(dest, src, n, pe):
  *   1. find dest's segment (O(1) for the heap) -> offset;
+ *   (device memory on either side: gpu_path.h, one predictable branch here
+ *   while no GPU exists);
  *   2. if PE pe's copy is mapped here (same node, MPISHMEM_SHM on), memcpy
  *      into it: complete once a later fence/quiet issues a memory barrier;
  *   3. else MPI_Put on the segment's world window at displacement offset,
@@ -26,6 +28,7 @@
 #include "segment.h"
 #include "lane_ctx.h"
 #include "error.h"
+#include "gpu_path.h"
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
@@ -109,6 +112,9 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, dest, n, pe);
     size_t off = (size_t)((char *)dest - s->base);
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_on) &&
+        mpishmem_gpu_put(routine, ctx, s, off, src, n, pe, blocking))
+        return;
     char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         memcpy(peer + off, src, n);
@@ -139,6 +145,9 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, src, n, pe);
     size_t off = (size_t)((const char *)src - s->base);
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_on) &&
+        mpishmem_gpu_get(routine, ctx, s, off, dest, n, pe, blocking))
+        return;
     const char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         memcpy(dest, peer + off, n);
@@ -187,6 +196,10 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
     char *first = tst < 0 ? target + (ptrdiff_t)(nblocks - 1) * tst * (ptrdiff_t)elem : target;
     mpishmem_segment_t *s = mpishmem_rma_segment(routine, first, span, pe);
     size_t off = (size_t)(target - s->base);
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_on) &&
+        mpishmem_gpu_strided(routine, ctx, is_put, s, off, local, tst, lst, elem, bsize,
+                             nblocks, pe))
+        return;
     char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
         char *remote = peer + off;

@@ -85,6 +85,8 @@ typedef struct mpishmem_segment {
      * heap that owns the segment, so the message can name its space. */
     void (*explain_target)(const char *routine, const struct mpishmem_segment *s, int pe)
         __attribute__((noreturn));
+    /* Device memory (gpu_path.h): its GPU state; NULL for host memory. */
+    struct mpishmem_gpu_seg *gpu;
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64

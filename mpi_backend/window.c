@@ -316,9 +316,9 @@ int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void 
     s->amo_cpu = 0; /* the CPU cannot reach device memory: peer[] stays empty */
     if ((rc = open_rank_map(s, comm)) != MPI_SUCCESS)
         return undo_create(s, rc);
+    /* Not exposed (MPI is not GPU-aware): the window has no bytes, but the
+     * rank map still names the members, whom the GPU agents reach. */
     rc = open_rma_window(s, comm, expose ? size : 0);
-    if (rc == MPI_SUCCESS && !expose)
-        mpishmem_pe_map_free(s->ranks); /* an empty set: no target is reachable */
     return rc == MPI_SUCCESS ? rc : undo_create(s, rc);
 }
 

@@ -84,11 +84,17 @@ int mpishmem_devices_parse(const char *text, mpishmem_devices_t *d, const char *
     return 0;
 }
 
+/* Set when the GPU was chosen before MPI_Init: discovery is not redone. */
+static int chosen_before_mpi;
+static int device_before_mpi = -1;
+
 void mpishmem_devices_init(void)
 {
     const char *v = getenv("MPISHMEM_VISIBLE_DEVICES");
-    mpishmem_devices.gpu = -1;
-    mpishmem_devices.gpu_discovered = 0;
+    if (!chosen_before_mpi) {
+        mpishmem_devices.gpu = -1;
+        mpishmem_devices.gpu_discovered = 0;
+    }
     if (v == NULL) {
         mpishmem_devices.cpu_visible = mpishmem_devices.gpu_filter_all = 1;
         return;
@@ -106,14 +112,12 @@ static int gpu_allowed(int g)
     return mpishmem_devices.gpu_filter_all || (g < 64 && (mpishmem_devices.gpu_filter >> g) & 1);
 }
 
-void mpishmem_devices_discover_gpu(void)
+/* The GPU of a PE that is node_rank-th on its node. */
+static void discover(int node_rank)
 {
     mpishmem_devices_t *d = &mpishmem_devices;
-    if (d->gpu_discovered)
-        return;
     d->gpu_discovered = 1;
     d->gpu = -1;
-    d->gpu_aware_mpi = mpishmem_mpi_cuda_aware();
     char why[200] = "";
     int n = mpishmem_cuda_device_count(why, sizeof why);
     d->gpu_count = n;
@@ -145,10 +149,10 @@ void mpishmem_devices_discover_gpu(void)
                  "hides all %d CUDA device(s) from this PE", n);
         return;
     }
-    int pick = mpishmem_topology_nearest((const char(*)[32])busids, m, mpishmem_rt.node_rank,
-                                         &pci, how, sizeof how);
+    int pick = mpishmem_topology_nearest((const char(*)[32])busids, m, node_rank, &pci, how,
+                                         sizeof how);
     if (pick < 0) {
-        pick = mpishmem_rt.node_rank % m; /* spread the node's PEs over the devices */
+        pick = node_rank % m; /* spread the node's PEs over the devices */
         snprintf(d->gpu_choice, sizeof d->gpu_choice, "CUDA device %d by node rank (%s)",
                  ordinal[pick], how);
     } else {
@@ -156,6 +160,51 @@ void mpishmem_devices_discover_gpu(void)
                  how);
     }
     d->gpu = ordinal[pick];
+    mpishmem_cuda_use(d->gpu);
+}
+
+void mpishmem_devices_discover_gpu(void)
+{
+    if (!mpishmem_devices.gpu_discovered)
+        discover(mpishmem_rt.node_rank);
+}
+
+/* The launcher's rank of this process on its node, or -1. */
+static int launcher_local_rank(void)
+{
+    static const char *const vars[] = {"MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK",
+                                       "PMIX_LOCAL_RANK", "PMI_LOCAL_RANK", "SLURM_LOCALID",
+                                       "PALS_LOCAL_RANKID", "MV2_COMM_WORLD_LOCAL_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long r = v ? strtol(v, &end, 10) : -1;
+        if (v && *v && *end == '\0' && r >= 0 && r < 1 << 20)
+            return (int)r;
+    }
+    return -1;
+}
+
+void mpishmem_devices_before_mpi(int gpu_wanted)
+{
+    int local = gpu_wanted ? launcher_local_rank() : -1;
+    if (local < 0)
+        return; /* chosen after MPI_Init, from the node communicator */
+    const char *v = getenv("MPISHMEM_VISIBLE_DEVICES"), *bad;
+    size_t bad_len;
+    if (v && mpishmem_devices_parse(v, &mpishmem_devices, &bad, &bad_len) != 0)
+        return; /* shmem_init reports it once MPI runs */
+    discover(local);
+    if (mpishmem_devices.gpu < 0)
+        return;
+    chosen_before_mpi = 1;
+    device_before_mpi = mpishmem_cuda_select(mpishmem_devices.gpu);
+}
+
+void mpishmem_devices_after_mpi(void)
+{
+    if (chosen_before_mpi && device_before_mpi >= 0)
+        mpishmem_cuda_select(device_before_mpi);
 }
 
 int mpishmem_device_reachable(shmem_device_type_t t)

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <shmem.h>
+#include "../mpi_backend/cuda_rt.h"
 
 typedef struct mpishmem_devices {
     int cpu_visible;        /* may join CPU spaces other than the default one */
@@ -22,7 +23,8 @@ typedef struct mpishmem_devices {
     int gpu_discovered;     /* mpishmem_devices_discover_gpu has run */
     int gpu;                /* CUDA device this PE uses, or -1 */
     int gpu_count;          /* CUDA devices the runtime reports */
-    int gpu_aware_mpi;      /* MPI accepts device pointers (MPIX_Query_cuda_support) */
+    int gpu_aware;          /* RMA on device memory by MPI: 0 never, 1 required (checked),
+                             * -1 if the check at the first GPU space passes */
     char why_no_gpu[256];   /* when gpu < 0: the reason, for messages and SHMEM_INFO */
     char gpu_choice[192];   /* when gpu >= 0: how it was chosen */
 } mpishmem_devices_t;
@@ -37,23 +39,16 @@ int mpishmem_devices_parse(const char *text, mpishmem_devices_t *d, const char *
                            size_t *bad_len);
 /* Local GPU discovery (idempotent): CUDA runtime, hwloc, visibility. */
 void mpishmem_devices_discover_gpu(void);
+/* When shmem_init starts MPI and a GPU space is wanted: choose the GPU
+ * before MPI_Init (by the launcher's node-local rank) and make it current,
+ * as GPU-aware MPIs bind to the current device when they start; after
+ * MPI_Init the application's device is put back.  The choice stands. */
+void mpishmem_devices_before_mpi(int gpu_wanted);
+void mpishmem_devices_after_mpi(void);
 /* Can this PE put a space on device type t (non-default spaces)? */
 int mpishmem_device_reachable(shmem_device_type_t t);
 /* Bytes of memory the device has (host: physical memory); 0 if unknown. */
 size_t mpishmem_device_capacity(shmem_device_type_t t);
-
-/* CUDA runtime operations on device `gpu` (cuda_rt.c).  alloc returns NULL
- * on failure; the others stop the job with the CUDA error on failure. */
-void *mpishmem_gpu_alloc(int gpu, size_t bytes);
-void mpishmem_gpu_free(int gpu, void *p);
-void mpishmem_gpu_memset(int gpu, void *p, int value, size_t bytes);
-void mpishmem_gpu_memcpy(int gpu, void *dst, const void *src, size_t bytes);
-
-/* The CUDA runtime as loaded by cuda_rt.c. */
-int mpishmem_cuda_load(char *why, size_t why_len);   /* 0, or -1 and a reason */
-int mpishmem_cuda_device_count(char *why, size_t why_len);
-int mpishmem_cuda_pci_bus_id(int gpu, char *busid, int len);
-size_t mpishmem_cuda_total_memory(int gpu);
 
 /* hwloc (topology.c): the index in busids[0..n) of the device nearest to
  * this PE's cores, preferring local ones, spread over on-node PEs by

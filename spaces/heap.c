@@ -9,6 +9,8 @@
 #include <string.h>
 #include "heap.h"
 #include "devices.h"
+#include "../mpi_backend/cuda_rt.h"
+#include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
@@ -120,13 +122,14 @@ void mpishmem_heap_destroy(mpishmem_heap_t *h)
     mpishmem_allocator_destroy(h->alloc);
     h->alloc = NULL;
     void *device_base = h->gpu >= 0 ? h->seg.base : NULL;
+    mpishmem_gpu_seg_destroy(&h->seg);
     mpishmem_window_destroy(&h->seg);
     if (device_base)
         mpishmem_gpu_free(h->gpu, device_base);
 }
 
 int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
-                             int gpu, int rma)
+                             int gpu, int aware)
 {
     h->comm = comm;
     h->gpu = gpu;
@@ -140,33 +143,43 @@ int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, 
             mpishmem_gpu_free(gpu, base);
         return MPI_ERR_NO_MEM;
     }
-    int rc = mpishmem_window_create_device(&h->seg, name, base, size, comm, rma);
+    /* The window shows MPI the device memory only if MPI may be GPU-aware
+     * (an MPI that is not could touch it from the CPU); else it has no
+     * bytes and the data goes through IPC copies and the agents. */
+    int rc = mpishmem_window_create_device(&h->seg, name, base, size, comm, aware != 0);
     if (rc != MPI_SUCCESS) {
         mpishmem_gpu_free(gpu, base);
         return rc;
     }
-    /* !rma: nothing reaches this memory through MPI, so the window made
-     * every target a non-member, refused with an explanation
-     * (spaces/space_checks.c). */
-    h->seg.no_amo = 1; /* MPI accumulates on device memory are not relied on */
-    rc = heap_finish(h, size);
-    if (rc != MPI_SUCCESS)
+    if (mpishmem_gpu_seg_create(&h->seg, gpu, comm, aware) != 0) {
+        mpishmem_window_destroy(&h->seg);
         mpishmem_gpu_free(gpu, base);
+        return MPI_ERR_NO_MEM;
+    }
+    struct mpishmem_gpu_seg *g = h->seg.gpu;
+    rc = heap_finish(h, size);
+    if (rc != MPI_SUCCESS) { /* heap_finish cleared the segment */
+        h->seg.gpu = g;
+        mpishmem_gpu_seg_destroy(&h->seg);
+        mpishmem_gpu_free(gpu, base);
+    }
     return rc;
 }
 
 void mpishmem_heap_zero(const mpishmem_heap_t *h, void *p, size_t n)
 {
     if (h->gpu >= 0)
-        mpishmem_gpu_memset(h->gpu, p, 0, n);
+        mpishmem_cuda_set(p, 0, n);
     else
         memset(p, 0, n);
 }
 
+/* realloc's move: an explicit device-to-device copy, complete before the
+ * closing synchronization lets other PEs write to the new block. */
 void mpishmem_heap_copy(const mpishmem_heap_t *h, void *dst, const void *src, size_t n)
 {
     if (h->gpu >= 0)
-        mpishmem_gpu_memcpy(h->gpu, dst, src, n);
+        mpishmem_cuda_copy(dst, 1, src, 1, n);
     else
         memcpy(dst, src, n);
 }

@@ -43,10 +43,10 @@ int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size);
  * collective over comm. */
 int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
                             MPI_Comm shm_comm);
-/* Device memory of CUDA device `gpu` (spaces/gpu_heap.c), collective over
- * comm; RMA reaches it only when `rma` (MPI is GPU-aware). */
+/* Device memory of CUDA device `gpu`, collective over comm.  aware: MPI
+ * may be GPU-aware (0 no, 1 yes, checked, -1 check; mpi_backend/gpu_seg.c). */
 int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
-                             int gpu, int rma);
+                             int gpu, int aware);
 void mpishmem_heap_destroy(mpishmem_heap_t *h);
 
 /* Zero or copy bytes of a heap whose memory may be on a device. */

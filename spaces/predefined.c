@@ -22,6 +22,7 @@
 #include "space.h"
 #include "space_settings.h"
 #include "../mpi_backend/error.h"
+#include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/progress.h"
 
 shmem_space_t mpishmem_space_default_handle;
@@ -48,6 +49,11 @@ void mpishmem_spaces_plan(const mpishmem_space_settings_t *sp, int heap_size_set
                           const char **heap_size_text)
 {
     mpishmem_devices_init();
+    /* RMA on device memory by MPI: MPISHMEM_GPU_AWARE decides; unset, an
+     * MPI that says it handles device memory is checked at the first GPU
+     * space (mpi_backend/gpu_seg.c). */
+    mpishmem_devices.gpu_aware = sp->gpu_aware >= 0 ? sp->gpu_aware
+                                 : mpishmem_mpi_cuda_aware() ? -1 : 0;
     if (sp->default_space == SHMEM_DEVICE_CPU && sp->enable_cpu == 0)
         mpishmem_fatal("shmem_init", "SHMEM_DEFAULT_SPACE=CPU, but SHMEM_ENABLE_CPU_SPACE "
                        "disables the CPU space");
@@ -202,8 +208,11 @@ void mpishmem_spaces_report(void)
            plan.default_dev == SHMEM_DEVICE_CPU ? "CPU" : "GPU", plan.cpu_size, plan.cpu_var,
            plan.gpu_size, plan.gpu_var, vis ? vis : "all");
     if (mpishmem_devices.gpu_discovered)
-        printf("mpishmem: PE 0 GPU: %s; MPI is %sGPU-aware\n",
+        printf("mpishmem: PE 0 GPU: %s; RMA on GPU memory: %s\n",
                mpishmem_devices.gpu >= 0 ? mpishmem_devices.gpu_choice
                                          : mpishmem_devices.why_no_gpu,
-               mpishmem_devices.gpu_aware_mpi ? "" : "not ");
+               mpishmem_gpu_mpi_aware ? "by MPI (GPU-aware, checked)"
+               : mpishmem_devices.gpu_aware == 0
+                   ? "IPC copies and staging (MPI is not GPU-aware, or MPISHMEM_GPU_AWARE=0)"
+                   : "IPC copies and staging (MPI's RMA on device memory failed the check)");
 }

@@ -11,13 +11,9 @@ void mpishmem_space_explain_target(const char *routine, const mpishmem_segment_t
 {
     const mpishmem_space_t *sp = mpishmem_space_of_segment(s);
     const char *name = sp ? sp->name : s->name;
-    if (mpishmem_segment_rank(s, pe) < 0) {
-        if (sp && !(sp->caps & SHMEM_SPACE_CAP_RMA))
-            mpishmem_fatal(routine, "the %s does not support RMA (SHMEM_SPACE_CAP_RMA is not "
-                           "set: its memory is on a GPU and MPI is not GPU-aware)", name);
+    if (mpishmem_segment_rank(s, pe) < 0)
         mpishmem_fatal(routine, "target PE %d is not a member of the team of the %s, so it "
                        "has no copy of this address", pe, name);
-    }
     mpishmem_fatal(routine, "the %s does not support atomics (SHMEM_SPACE_CAP_ATOMICS is "
                    "not set)", name);
 }

@@ -18,6 +18,7 @@
 #include "devices.h"
 #include "space.h"
 #include "../mpi_backend/error.h"
+#include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/progress.h"
 
@@ -44,9 +45,10 @@ shmem_space_cap_t mpishmem_space_caps(const mpishmem_space_t *sp)
          * the OS puts it), so never IDENT_ADDR. */
         return c | SHMEM_SPACE_CAP_RMA | SHMEM_SPACE_CAP_ATOMICS |
                SHMEM_SPACE_CAP_COLLECTIVES | SHMEM_SPACE_CAP_DIRECT_ACCESS;
-    /* Device memory: RMA only through a GPU-aware MPI; no host load/store,
-     * no AMOs and no collectives (they would touch it from the CPU). */
-    return c | (mpishmem_devices.gpu_aware_mpi ? SHMEM_SPACE_CAP_RMA : 0);
+    /* Device memory: RMA, AMOs and collectives through the runtime's copies,
+     * IPC mappings, a GPU-aware MPI or the owner's agent
+     * (mpi_backend/gpu_path.h); never loads and stores by the CPU. */
+    return c | SHMEM_SPACE_CAP_RMA | SHMEM_SPACE_CAP_ATOMICS | SHMEM_SPACE_CAP_COLLECTIVES;
 }
 
 /* The team of a destroyed space team is gone: forget it. */
@@ -133,7 +135,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
             rc = mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
         } else {
             rc = mpishmem_heap_create_gpu(&sp->own_heap, sp->name, size, comm,
-                                          mpishmem_devices.gpu, mpishmem_devices.gpu_aware_mpi);
+                                          mpishmem_devices.gpu, mpishmem_devices.gpu_aware);
         }
     }
     int good = rc == MPI_SUCCESS, all_good = 0;
@@ -149,6 +151,11 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
                  "be made on every member", device_name(device), size);
         return -1;
     }
+    /* From now on a PE may wait for another's agent: every PE (member or
+     * not, for good) keeps its collectives out of blocking MPI calls, so
+     * PEs always choose alike (mpi_backend/gpu_path.h). */
+    if (device == SHMEM_DEVICE_GPU)
+        mpishmem_gpu_service_on = 1;
     if (!member)
         return 0;
     mpishmem_space_counts.windows += windows_of(sp);

@@ -19,6 +19,7 @@ typedef struct mpishmem_space_settings {
     int cpu_size_set, gpu_size_set;
     size_t cpu_size, gpu_size;    /* SHMEM_CPU/GPU_SYMMETRIC_SIZE when set */
     const char *cpu_size_text, *gpu_size_text;
+    int gpu_aware;                /* MPISHMEM_GPU_AWARE: -1 unset, 0 off, 1 on */
 } mpishmem_space_settings_t;
 
 /* Decide the enabled spaces, the default space and the default heap's

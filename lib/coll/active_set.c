@@ -44,11 +44,14 @@ static unsigned hash3(int start, int log_stride, int size)
 static void check_psync(const char *routine, const long *pSync, int n)
 {
     mpishmem_coll_check_symmetric(routine, "pSync", pSync, (size_t)n * sizeof(long));
-    for (int i = 0; i < n; i++)
-        if (pSync[i] != SHMEM_SYNC_VALUE)
+    for (int i = 0; i < n; i++) {
+        long v;
+        mpishmem_gpu_copy(&v, &pSync[i], sizeof v); /* pSync may be device memory */
+        if (v != SHMEM_SYNC_VALUE)
             mpishmem_fatal(routine, "pSync[%d] is %ld, not SHMEM_SYNC_VALUE (%ld): every "
                            "element must hold SHMEM_SYNC_VALUE when the routine is called",
-                           i, pSync[i], (long)SHMEM_SYNC_VALUE);
+                           i, v, (long)SHMEM_SYNC_VALUE);
+    }
 }
 
 /* Stops unless the triple is a valid active set holding this PE. */

@@ -49,7 +49,10 @@ void mpishmem_coll_alltoall(const char *routine, mpishmem_coll_comm_t *c, void *
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
+    mpishmem_coll_stage_t st;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, total, 0);
     exchange(routine, c, dest, source, total, dest == source, count, dt, dt);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 /* A block of n elements of dt, `stride` elements apart, whose extent is n
@@ -105,12 +108,15 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, nelems * esize);
+    mpishmem_coll_stage_t st;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, dspan, &source, sspan, 0);
     if (dst == 1 && sst == 1) {
         exchange(routine, c, dest, source, dspan, in_place, count, dt, dt);
+        MPISHMEM_COLL_UNSTAGE(&st);
         return;
     }
     MPI_Datatype rt = strided_block(routine, dt, esize, count, dst);
-    MPI_Datatype st = sst == dst ? rt : strided_block(routine, dt, esize, count, sst);
+    MPI_Datatype sdt = sst == dst ? rt : strided_block(routine, dt, esize, count, sst);
     void *tmp = NULL;
     const void *send = MPI_IN_PLACE;
     if (!in_place)
@@ -118,11 +124,12 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
                    ? mpishmem_coll_copy_source(routine, source, sspan, &tmp)
                    : source;
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Alltoall,
-                      MPI_Ialltoall, send, 1, st, dest, 1, rt, c->comm);
+                      MPI_Ialltoall, send, 1, sdt, dest, 1, rt, c->comm);
     free(tmp);
-    if (st != rt)
-        MPI_Type_free(&st);
+    if (sdt != rt)
+        MPI_Type_free(&sdt);
     MPI_Type_free(&rt);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)

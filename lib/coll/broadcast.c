@@ -39,6 +39,8 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, root, bytes);
+    mpishmem_coll_stage_t st;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, bytes, &source, bytes, 0);
     int am_root = c->me == root;
     int copy = am_root && root_dest && dest != source;
     int copy_now = copy && !mpishmem_coll_overlap(dest, bytes, source, bytes);
@@ -54,12 +56,13 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
         mpishmem_coll_started(routine, "MPI_Ibcast",
                               MPI_Ibcast(buf, count, dt, root, c->comm, &req));
         if (copy_now) /* while MPI sends */
-            memcpy(dest, source, bytes);
+            mpishmem_gpu_copy(dest, source, bytes);
         mpishmem_coll_wait(&req);
         copy = copy && !copy_now;
     }
     if (copy)
-        memmove(dest, source, bytes);
+        mpishmem_gpu_copy(dest, source, bytes);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,

@@ -28,6 +28,7 @@
 #include <mpi.h>
 #include <shmem.h>
 #include "../../mpi_backend/error.h"
+#include "../../mpi_backend/gpu_path.h"
 
 /* The communicator a collective runs on, and its scratch. */
 typedef struct mpishmem_coll_comm {
@@ -161,7 +162,9 @@ void mpishmem_coll_wait(MPI_Request *req);
  * poll (mpishmem_coll_wait). */
 static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
 {
-    return c->may_block;
+    /* Once GPU spaces exist a PE may be waiting for another's agent
+     * (mpi_backend/gpu_path.h): polling serves it, blocking would not. */
+    return c->may_block && !mpishmem_gpu_service_on;
 }
 
 /* MPI never matches a blocking collective with a non-blocking one, so
@@ -180,6 +183,30 @@ void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c);
             mpishmem_coll_started(routine, #NB_CALL, NB_CALL(__VA_ARGS__, &req_));         \
             mpishmem_coll_wait(&req_);                                                     \
         }                                                                                  \
+    } while (0)
+
+/* Device memory (coll_gpu.c): unless MPI is GPU-aware (and force is 0),
+ * *dest and *source, when device memory, are replaced by host copies for
+ * the MPI call; stage_out copies dest back and frees them.  Only while
+ * mpishmem_gpu_on (MPISHMEM_COLL_STAGE costs one branch otherwise). */
+typedef struct mpishmem_coll_stage {
+    void *block, *src_block;   /* host copies, freed by stage_out */
+    void *dev_dest, *host_dest; /* dest to copy back, or dev_dest NULL */
+    size_t dest_len;
+} mpishmem_coll_stage_t;
+void mpishmem_coll_stage_in(const char *routine, mpishmem_coll_stage_t *st, void **dest,
+                            size_t dlen, const void **source, size_t slen, int force);
+void mpishmem_coll_stage_out(mpishmem_coll_stage_t *st);
+#define MPISHMEM_COLL_STAGE(routine, st, dest, dlen, source, slen, force)                  \
+    do {                                                                                   \
+        (st)->block = (st)->src_block = (st)->dev_dest = NULL;                             \
+        if (MPISHMEM_UNLIKELY(mpishmem_gpu_on))                                            \
+            mpishmem_coll_stage_in(routine, st, dest, dlen, source, slen, force);          \
+    } while (0)
+#define MPISHMEM_COLL_UNSTAGE(st)                                                          \
+    do {                                                                                   \
+        if (MPISHMEM_UNLIKELY(mpishmem_gpu_on))                                            \
+            mpishmem_coll_stage_out(st);                                                   \
     } while (0)
 
 /* A private copy of source (len bytes) in *tmp, for the rare call whose

@@ -93,6 +93,8 @@ void mpishmem_coll_wait(MPI_Request *req)
     unsigned polls = 0;
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     while (!done) {
+        if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
+            mpishmem_gpu_serve();
         if (++polls <= YIELDS_BEFORE_SLEEP) {
             sched_yield();
         } else {
@@ -110,7 +112,7 @@ const void *mpishmem_coll_copy_source(const char *routine, const void *source, s
     if (*tmp == NULL)
         mpishmem_fatal(routine, "out of memory for a %zu-byte copy of source, which "
                        "overlaps dest", len);
-    memcpy(*tmp, source, len);
+    mpishmem_gpu_copy(*tmp, source, len); /* source may be device memory */
     return *tmp;
 }
 

@@ -10,7 +10,6 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
-#include <string.h>
 #include "coll.h"
 #include "../trace.h"
 
@@ -22,7 +21,7 @@ static const void *gather_source(void *slot, const void *source, size_t bytes,
     if (source == slot)
         return MPI_IN_PLACE;
     if (mpishmem_coll_overlap(source, bytes, dest, total)) {
-        memmove(slot, source, bytes);
+        mpishmem_gpu_copy(slot, source, bytes);
         return MPI_IN_PLACE;
     }
     return source;
@@ -55,9 +54,13 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
+    mpishmem_coll_stage_t st;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
+    slot = (char *)dest + (size_t)c->me * bytes;
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
                       gather_source(slot, source, bytes, dest, total), count, dt, dest, count,
                       dt, c->comm);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 /* Allgatherv's int arrays, kept with the communicator for the next call. */
@@ -101,9 +104,13 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
+    mpishmem_coll_stage_t st;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
+    slot = (char *)dest + (size_t)c->displs[c->me] * esize;
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgatherv,
                       MPI_Iallgatherv, gather_source(slot, source, bytes, dest, total), count,
                       dt, dest, c->counts, c->displs, dt, c->comm);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)

@@ -10,16 +10,17 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
-#include <string.h>
 #include "coll.h"
 #include "../trace.h"
 
 /* Checks and send buffer shared by reductions and scans.  Returns the
  * count, 0 when there is nothing to do. */
 static int prepare(const char *routine, const char *count_name, mpishmem_coll_comm_t *c,
-                   void *dest, const void *source, size_t nelems, size_t esize,
-                   const void **send, void **tmp, size_t *bytes)
+                   void **destp, const void *source, size_t nelems, size_t esize,
+                   const void **send, void **tmp, size_t *bytes, mpishmem_coll_stage_t *st,
+                   int force_stage)
 {
+    void *dest = *destp;
     *bytes = mpishmem_checked_count(routine, count_name, nelems, esize);
     int count = mpishmem_coll_count(routine, nelems);
     if (MPISHMEM_DEBUG_ON) {
@@ -29,8 +30,11 @@ static int prepare(const char *routine, const char *count_name, mpishmem_coll_co
         mpishmem_coll_check_same(routine, c, names, v, 2);
     }
     *tmp = NULL;
+    st->block = st->src_block = st->dev_dest = NULL;
     if (count == 0)
         return 0;
+    MPISHMEM_COLL_STAGE(routine, st, destp, *bytes, &source, *bytes, force_stage);
+    dest = *destp;
     if (dest == source)
         *send = MPI_IN_PLACE;
     else if (mpishmem_coll_overlap(dest, *bytes, source, *bytes))
@@ -47,16 +51,20 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     const void *send;
     void *tmp;
     size_t bytes;
-    int count = prepare(routine, "nreduce", c, dest, source, nreduce, esize, &send, &tmp, &bytes);
+    mpishmem_coll_stage_t st;
+    /* Our own operation (unsigned_minmax.c) runs on the CPU: host copies. */
+    MPI_Op mpi_op = op == MPI_MAX || op == MPI_MIN ? mpishmem_coll_minmax_op(routine, op, dt)
+                                                   : op;
+    int count = prepare(routine, "nreduce", c, &dest, source, nreduce, esize, &send, &tmp,
+                        &bytes, &st, mpi_op != op);
     if (count == 0)
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
-    if (op == MPI_MAX || op == MPI_MIN)
-        op = mpishmem_coll_minmax_op(routine, op, dt);
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
-                      send, dest, count, dt, op, c->comm);
+                      send, dest, count, dt, mpi_op, c->comm);
     free(tmp);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }
 
 void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest,
@@ -66,7 +74,9 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
     const void *send;
     void *tmp;
     size_t bytes;
-    int count = prepare(routine, "nelems", c, dest, source, nelems, esize, &send, &tmp, &bytes);
+    mpishmem_coll_stage_t st;
+    int count = prepare(routine, "nelems", c, &dest, source, nelems, esize, &send, &tmp,
+                        &bytes, &st, 0);
     if (count == 0)
         return;
     if (MPISHMEM_TRACE_ON)
@@ -81,6 +91,7 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
     /* MPI leaves rank 0's result undefined; the spec defines it as 0 (all
      * bits zero is 0 for every integer, real and complex type here). */
     if (exclusive && c->me == 0)
-        memset(dest, 0, bytes);
+        mpishmem_gpu_zero(dest, bytes);
     free(tmp);
+    MPISHMEM_COLL_UNSTAGE(&st);
 }

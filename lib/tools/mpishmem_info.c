@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <shmem.h>
 #include "../env_table.h"
+#include "../../mpi_backend/gpu_path.h"
 #include "../../spaces/devices.h"
 
 static const char *thread_level(int l)
@@ -100,9 +101,9 @@ int main(int argc, char **argv)
         size_t host = mpishmem_device_capacity(SHMEM_DEVICE_CPU);
         printf("Devices:\n  cpu: host memory %.1f GiB\n", host / 1073741824.0);
         if (mpishmem_devices.gpu >= 0)
-            printf("  gpu: CUDA device %d of %d (%s), GPU-aware MPI: %s\n",
+            printf("  gpu: CUDA device %d of %d (%s), RMA on GPU memory by MPI: %s\n",
                    mpishmem_devices.gpu, mpishmem_devices.gpu_count, mpishmem_devices.gpu_choice,
-                   mpishmem_devices.gpu_aware_mpi ? "yes" : "no");
+                   mpishmem_gpu_mpi_aware ? "yes (GPU-aware, checked)" : "no (IPC and staging)");
         else
             printf("  gpu: none (%s)\n", mpishmem_devices.why_no_gpu);
         variables();

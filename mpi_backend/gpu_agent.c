@@ -1,0 +1,333 @@
+/*
+ * mpishmem: the agent: device memory reached through the PE that owns it.
+ *
+ * Where MPI is not GPU-aware (and no IPC mapping reaches the memory), a put
+ * into another PE's device memory, a get from it, and every AMO on device
+ * memory are requests to the owner, sent over MPI from page-locked host
+ * buffers.  The owner serves them while it is inside the library (every
+ * wait of the library takes a serving step, gpu_path.h): it copies a put's
+ * data into its device memory, sends a get's data back, applies an AMO
+ * and answers with the old value.  Requests of one origin are served in
+ * the order sent (one communicator and tag per segment; MPI does not
+ * overtake), so a request's answer also says that the origin's earlier
+ * requests to that PE are done.  Transfers move in chunks of CHUNK bytes
+ * through two buffers, so one chunk's device copy overlaps the previous
+ * chunk's message.
+ *
+ * One lock serializes this PE's agent work and its own requests (they share
+ * the buffers); a thread waiting for an answer serves incoming requests
+ * meanwhile, so two PEs waiting for each other both progress.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "amo_path.h"
+#include "cuda_rt.h"
+#include "gpu_agent.h"
+#include "progress.h"
+
+#define REQ_TAG 1
+#define FIRST_REPLY_TAG 2
+#define REPLY_TAGS 30000 /* MPI promises tags up to 32767 */
+
+enum { REQ_PUT = 1, REQ_GET, REQ_AMO };
+
+typedef struct req {
+    uint32_t type;
+    int32_t reply;     /* tag of the answer; -1: none (a put's chunks but the last) */
+    uint64_t off, len; /* put: bytes following the header; get: bytes wanted */
+    uint32_t op, size; /* AMO */
+    uint64_t value, cond;
+} req_t;
+
+#define HDR sizeof(req_t)
+
+static pthread_mutex_t agent_lock = PTHREAD_MUTEX_INITIALIZER;
+static mpishmem_segment_t *served[MPISHMEM_MAX_SEGMENTS];
+static int n_served;
+static char *in_buf, *out_buf[2], *stage_buf[2]; /* page-locked, HDR + CHUNK each */
+static unsigned reply_seq;
+
+/* ---- set-up ------------------------------------------------------------------ */
+
+static int buffers_ready(void)
+{
+    if (in_buf)
+        return 0;
+    char **all[5] = {&in_buf, &out_buf[0], &out_buf[1], &stage_buf[0], &stage_buf[1]};
+    for (int i = 0; i < 5; i++)
+        if ((*all[i] = mpishmem_cuda_host_alloc(HDR + MPISHMEM_GPU_CHUNK)) == NULL)
+            return -1;
+    return 0;
+}
+
+static void buffers_free(void)
+{
+    char **all[5] = {&in_buf, &out_buf[0], &out_buf[1], &stage_buf[0], &stage_buf[1]};
+    for (int i = 0; i < 5; i++) {
+        if (*all[i])
+            mpishmem_cuda_host_free(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+int mpishmem_gpu_agent_add(mpishmem_segment_t *s)
+{
+    pthread_mutex_lock(&agent_lock);
+    int rc = buffers_ready();
+    if (rc == 0 && n_served < MPISHMEM_MAX_SEGMENTS)
+        served[n_served++] = s;
+    else
+        rc = -1;
+    pthread_mutex_unlock(&agent_lock);
+    return rc;
+}
+
+void mpishmem_gpu_agent_remove(mpishmem_segment_t *s)
+{
+    pthread_mutex_lock(&agent_lock);
+    for (int i = 0; i < n_served; i++)
+        if (served[i] == s) {
+            served[i] = served[--n_served];
+            break;
+        }
+    if (n_served == 0)
+        buffers_free();
+    pthread_mutex_unlock(&agent_lock);
+}
+
+char *mpishmem_gpu_stage_buffer(int k)
+{
+    return stage_buf[k] + HDR;
+}
+
+void mpishmem_gpu_agent_lock(void)
+{
+    pthread_mutex_lock(&agent_lock);
+}
+
+void mpishmem_gpu_agent_unlock(void)
+{
+    pthread_mutex_unlock(&agent_lock);
+}
+
+/* ---- serving ----------------------------------------------------------------- */
+
+static void check_range(const mpishmem_segment_t *s, const req_t *r)
+{
+    if (r->off > s->size || r->len > s->size - r->off)
+        mpishmem_fatal("mpishmem agent", "a request for %llu bytes at offset %llu is outside "
+                       "the %zu bytes of the %s", (unsigned long long)r->len,
+                       (unsigned long long)r->off, s->size, s->name);
+}
+
+uint64_t mpishmem_gpu_amo_apply(mpishmem_segment_t *s, int op, size_t off, size_t size,
+                                uint64_t value, uint64_t cond)
+{
+    char *word = s->base + off;
+    /* The word is read, changed on the host and written back; the agent
+     * lock makes that atomic against every other AMO on this memory. */
+    uint64_t old;
+    if (size == 8) {
+        uint64_t w;
+        mpishmem_cuda_copy(&w, 0, word, 1, 8);
+        old = mpishmem_amo_cpu64(op, &w, value, cond);
+        if (op != MPISHMEM_AMO_FETCH)
+            mpishmem_cuda_copy(word, 1, &w, 0, 8);
+    } else {
+        uint32_t w;
+        mpishmem_cuda_copy(&w, 0, word, 1, 4);
+        old = mpishmem_amo_cpu32(op, &w, (uint32_t)value, (uint32_t)cond);
+        if (op != MPISHMEM_AMO_FETCH)
+            mpishmem_cuda_copy(word, 1, &w, 0, 4);
+    }
+    return old;
+}
+
+/* A get: the data back in chunks, each copied out of the device while the
+ * previous one is on its way. */
+static void serve_get(mpishmem_segment_t *s, MPI_Comm comm, int src, const req_t *r)
+{
+    MPI_Request out[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    for (uint64_t done = 0, k = 0; done < r->len; k++) {
+        size_t c = r->len - done < MPISHMEM_GPU_CHUNK ? r->len - done : MPISHMEM_GPU_CHUNK;
+        mpishmem_wait_request(&out[k % 2]);
+        mpishmem_cuda_copy(out_buf[k % 2], 0, s->base + r->off + done, 1, c);
+        MPI_Isend(out_buf[k % 2], (int)c, MPI_BYTE, src, r->reply, comm, &out[k % 2]);
+        done += c;
+    }
+    mpishmem_wait_request(&out[0]);
+    mpishmem_wait_request(&out[1]);
+}
+
+static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
+{
+    req_t r;
+    memcpy(&r, in_buf, HDR);
+    if (r.type != REQ_AMO)
+        check_range(s, &r);
+    switch (r.type) {
+    case REQ_PUT:
+        if ((size_t)bytes != HDR + r.len)
+            mpishmem_fatal("mpishmem agent", "a put request of %d bytes announces %llu", bytes,
+                           (unsigned long long)r.len);
+        mpishmem_cuda_copy(s->base + r.off, 1, in_buf + HDR, 0, r.len);
+        if (r.reply >= 0)
+            MPI_Send(NULL, 0, MPI_BYTE, src, r.reply, comm);
+        break;
+    case REQ_GET:
+        serve_get(s, comm, src, &r);
+        break;
+    case REQ_AMO: {
+        if ((r.size != 4 && r.size != 8) || r.off > s->size - r.size)
+            mpishmem_fatal("mpishmem agent", "a %u-byte AMO at offset %llu does not fit the "
+                           "%s", r.size, (unsigned long long)r.off, s->name);
+        uint64_t old = mpishmem_gpu_amo_apply(s, (int)r.op, r.off, r.size, r.value, r.cond);
+        MPI_Send(&old, 8, MPI_BYTE, src, r.reply, comm);
+        break;
+    }
+    default:
+        mpishmem_fatal("mpishmem agent", "unknown request type %u", r.type);
+    }
+}
+
+/* Serve what has arrived (a few per segment); the caller holds the lock. */
+static void serve_locked(void)
+{
+    for (int i = 0; i < n_served; i++) {
+        mpishmem_segment_t *s = served[i];
+        MPI_Comm comm = s->gpu->agent;
+        for (int k = 0; k < 8; k++) {
+            int flag = 0, bytes = 0;
+            MPI_Message m;
+            MPI_Status st;
+            MPI_Improbe(MPI_ANY_SOURCE, REQ_TAG, comm, &flag, &m, &st);
+            if (!flag)
+                break;
+            MPI_Get_count(&st, MPI_BYTE, &bytes);
+            MPI_Mrecv(in_buf, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+            serve_one(s, comm, st.MPI_SOURCE, bytes);
+        }
+    }
+}
+
+void mpishmem_gpu_serve(void)
+{
+    if (__atomic_load_n(&n_served, __ATOMIC_RELAXED) == 0)
+        return;
+    if (pthread_mutex_trylock(&agent_lock) != 0)
+        return; /* another thread of this PE serves (or waits, serving) */
+    serve_locked();
+    pthread_mutex_unlock(&agent_lock);
+}
+
+/* Until r completes, serving meanwhile; the caller holds the lock. */
+void mpishmem_gpu_wait_serving(MPI_Request *r)
+{
+    unsigned spins = 0;
+    int done = 0;
+    for (;;) {
+        MPI_Test(r, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        serve_locked();
+        mpishmem_progress_step(&spins);
+    }
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+static int reply_tag(void)
+{
+    return FIRST_REPLY_TAG + (int)(reply_seq++ % REPLY_TAGS);
+}
+
+void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const void *src,
+                            int src_dev, size_t n)
+{
+    MPI_Comm comm = s->gpu->agent;
+    int rank = mpishmem_segment_rank(s, pe);
+    mpishmem_gpu_agent_lock();
+    MPI_Request ack, out[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int tag = reply_tag();
+    MPI_Irecv(NULL, 0, MPI_BYTE, rank, tag, comm, &ack);
+    for (size_t done = 0, k = 0; done < n; k++) {
+        size_t c = n - done < MPISHMEM_GPU_CHUNK ? n - done : MPISHMEM_GPU_CHUNK;
+        char *buf = stage_buf[k % 2];
+        mpishmem_gpu_wait_serving(&out[k % 2]);
+        req_t r = {.type = REQ_PUT, .reply = done + c == n ? tag : -1, .off = off + done,
+                   .len = c};
+        memcpy(buf, &r, HDR);
+        if (src_dev)
+            mpishmem_cuda_copy(buf + HDR, 0, (const char *)src + done, 1, c);
+        else
+            memcpy(buf + HDR, (const char *)src + done, c);
+        MPI_Isend(buf, (int)(HDR + c), MPI_BYTE, rank, REQ_TAG, comm, &out[k % 2]);
+        done += c;
+    }
+    mpishmem_gpu_wait_serving(&out[0]);
+    mpishmem_gpu_wait_serving(&out[1]);
+    mpishmem_gpu_wait_serving(&ack);
+    mpishmem_gpu_agent_unlock();
+}
+
+/* Every chunk's receive is posted before the request goes: the owner's
+ * sends then always find theirs, even while this PE, waiting, serves the
+ * owner's own get (a receive posted only after the previous chunk arrived
+ * would wait for a loop that is suspended under the serving). */
+void mpishmem_gpu_agent_get(mpishmem_segment_t *s, int pe, size_t off, void *dest,
+                            int dest_dev, size_t n)
+{
+    MPI_Comm comm = s->gpu->agent;
+    int rank = mpishmem_segment_rank(s, pe);
+    size_t chunks = (n + MPISHMEM_GPU_CHUNK - 1) / MPISHMEM_GPU_CHUNK;
+    char *land = dest_dev ? malloc(n) : dest; /* device memory: through host memory */
+    MPI_Request *in = malloc(chunks * sizeof *in), sent;
+    if (land == NULL || in == NULL)
+        mpishmem_fatal("shmem_get", "out of memory for a %zu-byte get from device memory", n);
+    mpishmem_gpu_agent_lock();
+    int tag = reply_tag();
+    for (size_t k = 0; k < chunks; k++) {
+        size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
+                                                                         : MPISHMEM_GPU_CHUNK;
+        MPI_Irecv(land + at, (int)c, MPI_BYTE, rank, tag, comm, &in[k]);
+    }
+    req_t r = {.type = REQ_GET, .reply = tag, .off = off, .len = n};
+    memcpy(stage_buf[0], &r, HDR);
+    MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent);
+    for (size_t k = 0; k < chunks; k++) {
+        mpishmem_gpu_wait_serving(&in[k]);
+        size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
+                                                                         : MPISHMEM_GPU_CHUNK;
+        if (dest_dev) /* this chunk's copy while the next ones arrive */
+            mpishmem_cuda_copy((char *)dest + at, 1, land + at, 0, c);
+    }
+    mpishmem_gpu_wait_serving(&sent);
+    mpishmem_gpu_agent_unlock();
+    free(in);
+    if (dest_dev)
+        free(land);
+}
+
+uint64_t mpishmem_gpu_agent_amo(mpishmem_segment_t *s, int pe, int op, size_t off, size_t size,
+                                uint64_t value, uint64_t cond)
+{
+    MPI_Comm comm = s->gpu->agent;
+    int rank = mpishmem_segment_rank(s, pe);
+    uint64_t old = 0;
+    mpishmem_gpu_agent_lock();
+    int tag = reply_tag();
+    MPI_Request ans, sent;
+    MPI_Irecv(&old, 8, MPI_BYTE, rank, tag, comm, &ans);
+    req_t r = {.type = REQ_AMO, .reply = tag, .off = off, .op = (uint32_t)op,
+               .size = (uint32_t)size, .value = value, .cond = cond};
+    memcpy(stage_buf[0], &r, HDR);
+    MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent);
+    mpishmem_gpu_wait_serving(&sent);
+    mpishmem_gpu_wait_serving(&ans);
+    mpishmem_gpu_agent_unlock();
+    return old;
+}

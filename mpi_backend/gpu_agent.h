@@ -1,0 +1,40 @@
+/*
+ * mpishmem: the agent (gpu_agent.c) as the rest of the GPU data path uses
+ * it.  Every call here takes the agent lock itself, except where said.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_GPU_AGENT_H
+#define MPISHMEM_GPU_AGENT_H
+
+#include <stdint.h>
+#include "gpu_path.h"
+
+/* Bytes per staged chunk (the agent's messages, and the staged MPI path). */
+#define MPISHMEM_GPU_CHUNK ((size_t)512 << 10)
+
+/* Serve requests for device segment s (its memory is this PE's); 0, or -1
+ * when the page-locked buffers cannot be made. */
+int mpishmem_gpu_agent_add(mpishmem_segment_t *s);
+void mpishmem_gpu_agent_remove(mpishmem_segment_t *s);
+
+/* Requests to the owner pe of s; each returns when done at the owner. */
+void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const void *src,
+                            int src_dev, size_t n);
+void mpishmem_gpu_agent_get(mpishmem_segment_t *s, int pe, size_t off, void *dest,
+                            int dest_dev, size_t n);
+uint64_t mpishmem_gpu_agent_amo(mpishmem_segment_t *s, int pe, int op, size_t off, size_t size,
+                                uint64_t value, uint64_t cond);
+
+/* An AMO on this PE's own device memory; the caller holds the lock. */
+uint64_t mpishmem_gpu_amo_apply(mpishmem_segment_t *s, int op, size_t off, size_t size,
+                                uint64_t value, uint64_t cond);
+
+/* The lock, the two staging buffers (CHUNK bytes each) it guards, and a
+ * wait that serves while it waits (lock held). */
+void mpishmem_gpu_agent_lock(void);
+void mpishmem_gpu_agent_unlock(void);
+char *mpishmem_gpu_stage_buffer(int k);
+void mpishmem_gpu_wait_serving(MPI_Request *r);
+
+#endif
