@@ -4,16 +4,27 @@
  *
  * A routine with a context form is dispatched twice: first on whether the
  * first argument is a shmem_ctx_t, then on the pointer type of the
- * symmetric argument.  A type outside the tables selects
- * mpishmem_c11_unsupported_type, which takes no arguments, so the call
- * fails to compile with that name in the message.
+ * symmetric argument.
+ *
+ * A type outside the tables selects a null pointer of one of the
+ * mpishmem_c11_bad* types below instead of a routine, and a static
+ * assertion placed before the selection fails on that, so the call stops
+ * with "shmem_ROUTINE: argument ARG has a type this routine does not
+ * support".  The bad pointer takes a struct mpishmem_c11_unsupported_type *
+ * where the argument goes, so the compiler's next diagnostic names the
+ * argument's actual type.  Valid calls see neither.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef MPISHMEM_GENERIC_H
 #define MPISHMEM_GENERIC_H
 
-void mpishmem_c11_unsupported_type(void);
+struct mpishmem_c11_unsupported_type;
+/* What an unsupported type selects: for a routine dispatched on its first
+ * argument, on the argument after a context, or on the one after a team. */
+typedef void (*mpishmem_c11_bad)(struct mpishmem_c11_unsupported_type *, ...);
+typedef void (*mpishmem_c11_bad_ctx)(shmem_ctx_t, struct mpishmem_c11_unsupported_type *, ...);
+typedef void (*mpishmem_c11_bad_team)(shmem_team_t, struct mpishmem_c11_unsupported_type *, ...);
 
 #define MPISHMEM_ARG0(a, ...) a
 #define MPISHMEM_ARG1_(a, b, ...) b
@@ -27,21 +38,40 @@ void mpishmem_c11_unsupported_type(void);
 #define MPISHMEM_C11_CTX_CONST_CASE(T, N, OP)                                  \
     T *: shmem_ctx_##N##_##OP, const T *: shmem_ctx_##N##_##OP,
 
-#define MPISHMEM_C11_SELECT(TABLE, CASE, OP, x)                                \
-    _Generic((x), TABLE(CASE, OP) default: mpishmem_c11_unsupported_type)
+/* The routine for x's type, or (BAD)0 for a type outside TABLE. */
+#define MPISHMEM_C11_SELECT(TABLE, CASE, OP, BAD, x)                           \
+    _Generic((x), TABLE(CASE, OP) default: (BAD)0)
+
+/* SEL (a selection above), preceded by a static assertion that it picked a
+ * routine.  ROUTINE and ARG are strings: the generic name and the argument
+ * dispatched on.  The struct only carries the assertion (C11 allows one
+ * among struct members); it is never evaluated. */
+#define MPISHMEM_C11_CHECKED(SEL, ROUTINE, ARG)                                \
+    ((void)sizeof(struct {                                                     \
+         _Static_assert(_Generic(SEL, mpishmem_c11_bad: 0,                     \
+                                 mpishmem_c11_bad_ctx: 0,                      \
+                                 mpishmem_c11_bad_team: 0, default: 1),        \
+                        ROUTINE ": argument " ARG " has a type this routine "  \
+                        "does not support (the next diagnostic names the type)"); \
+         char mpishmem_c11_check;                                              \
+     }),                                                                       \
+     SEL)
 
 /* Routines with a context form: dispatch on arg 0 (ctx or object), then on
  * the object argument. */
-#define MPISHMEM_C11_CTX_DISPATCH(TABLE, CASE, CTX_CASE, OP, ...)              \
-    _Generic(MPISHMEM_ARG0(__VA_ARGS__),                                       \
-        shmem_ctx_t: MPISHMEM_C11_SELECT(TABLE, CTX_CASE, OP,                  \
-                                         MPISHMEM_ARG1(__VA_ARGS__)),          \
-        default: MPISHMEM_C11_SELECT(TABLE, CASE, OP,                          \
-                                     MPISHMEM_ARG0(__VA_ARGS__)))(__VA_ARGS__)
+#define MPISHMEM_C11_CTX_DISPATCH(TABLE, CASE, CTX_CASE, OP, ARG, ...)         \
+    MPISHMEM_C11_CHECKED(                                                      \
+        _Generic(MPISHMEM_ARG0(__VA_ARGS__),                                   \
+            shmem_ctx_t: MPISHMEM_C11_SELECT(TABLE, CTX_CASE, OP,              \
+                                             mpishmem_c11_bad_ctx,             \
+                                             MPISHMEM_ARG1(__VA_ARGS__)),      \
+            default: MPISHMEM_C11_SELECT(TABLE, CASE, OP, mpishmem_c11_bad,    \
+                                         MPISHMEM_ARG0(__VA_ARGS__))),         \
+        "shmem_" #OP, ARG)(__VA_ARGS__)
 
 #define MPISHMEM_C11_RMA(OP, ...)                                              \
     MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_RMA_GENERIC_TYPES, MPISHMEM_C11_CASE,   \
-                              MPISHMEM_C11_CTX_CASE, OP, __VA_ARGS__)
+                              MPISHMEM_C11_CTX_CASE, OP, "dest", __VA_ARGS__)
 
 #define shmem_put(...) MPISHMEM_C11_RMA(put, __VA_ARGS__)
 #define shmem_get(...) MPISHMEM_C11_RMA(get, __VA_ARGS__)
@@ -54,20 +84,24 @@ void mpishmem_c11_unsupported_type(void);
 #define shmem_ibget(...) MPISHMEM_C11_RMA(ibget, __VA_ARGS__)
 #define shmem_g(...)                                                           \
     MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_RMA_GENERIC_TYPES, MPISHMEM_C11_CONST_CASE, \
-                              MPISHMEM_C11_CTX_CONST_CASE, g, __VA_ARGS__)
+                              MPISHMEM_C11_CTX_CONST_CASE, g, "source", __VA_ARGS__)
 
 /* Point-to-point synchronization: dispatch on the ivar pointer. */
 #define MPISHMEM_C11_P2P(OP, ivars, ...)                                       \
-    MPISHMEM_C11_SELECT(MPISHMEM_P2P_GENERIC_TYPES, MPISHMEM_C11_CASE, OP,     \
-                        ivars)(ivars, __VA_ARGS__)
+    MPISHMEM_C11_CHECKED(MPISHMEM_C11_SELECT(MPISHMEM_P2P_GENERIC_TYPES,       \
+                                             MPISHMEM_C11_CASE, OP,            \
+                                             mpishmem_c11_bad, ivars),         \
+                         "shmem_" #OP, "ivars")(ivars, __VA_ARGS__)
 
 /* wait_until and test also take the deprecated short and unsigned short:
  * their typed routines exist, and old code calls the generic names. */
 #define MPISHMEM_C11_P2P_ONE_TYPES(X, A)                                       \
     MPISHMEM_P2P_GENERIC_TYPES(X, A) MPISHMEM_P2P_LEGACY_TYPES(X, A)
 #define MPISHMEM_C11_P2P_ONE(OP, ivar, ...)                                    \
-    MPISHMEM_C11_SELECT(MPISHMEM_C11_P2P_ONE_TYPES, MPISHMEM_C11_CASE, OP,     \
-                        ivar)(ivar, __VA_ARGS__)
+    MPISHMEM_C11_CHECKED(MPISHMEM_C11_SELECT(MPISHMEM_C11_P2P_ONE_TYPES,       \
+                                             MPISHMEM_C11_CASE, OP,            \
+                                             mpishmem_c11_bad, ivar),          \
+                         "shmem_" #OP, "ivar")(ivar, __VA_ARGS__)
 
 #define shmem_wait_until(ivar, ...) MPISHMEM_C11_P2P_ONE(wait_until, ivar, __VA_ARGS__)
 #define shmem_wait_until_all(ivars, ...) MPISHMEM_C11_P2P(wait_until_all, ivars, __VA_ARGS__)
@@ -91,16 +125,19 @@ void mpishmem_c11_unsupported_type(void);
 /* Atomics: dispatch on the object pointer (or on `fetch` for _nbi forms). */
 #define MPISHMEM_C11_AMO(TABLE, OP, ...)                                       \
     MPISHMEM_C11_CTX_DISPATCH(TABLE, MPISHMEM_C11_CASE, MPISHMEM_C11_CTX_CASE, \
-                              atomic_##OP, __VA_ARGS__)
+                              atomic_##OP, "dest", __VA_ARGS__)
+#define MPISHMEM_C11_AMO_NBI(TABLE, OP, ...)                                   \
+    MPISHMEM_C11_CTX_DISPATCH(TABLE, MPISHMEM_C11_CASE, MPISHMEM_C11_CTX_CASE, \
+                              atomic_##OP, "fetch", __VA_ARGS__)
 #define shmem_atomic_fetch(...)                                                \
     MPISHMEM_C11_CTX_DISPATCH(MPISHMEM_AMO_EXT_GENERIC_TYPES, MPISHMEM_C11_CONST_CASE, \
-                              MPISHMEM_C11_CTX_CONST_CASE, atomic_fetch, __VA_ARGS__)
+                              MPISHMEM_C11_CTX_CONST_CASE, atomic_fetch, "source", __VA_ARGS__)
 #define shmem_atomic_set(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, set, __VA_ARGS__)
 #define shmem_atomic_swap(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, swap, __VA_ARGS__)
 #define shmem_atomic_fetch_nbi(...)                                            \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, fetch_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_EXT_GENERIC_TYPES, fetch_nbi, __VA_ARGS__)
 #define shmem_atomic_swap_nbi(...)                                             \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_EXT_GENERIC_TYPES, swap_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_EXT_GENERIC_TYPES, swap_nbi, __VA_ARGS__)
 #define shmem_atomic_compare_swap(...)                                         \
     MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, compare_swap, __VA_ARGS__)
 #define shmem_atomic_fetch_inc(...)                                            \
@@ -110,11 +147,11 @@ void mpishmem_c11_unsupported_type(void);
     MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_add, __VA_ARGS__)
 #define shmem_atomic_add(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, add, __VA_ARGS__)
 #define shmem_atomic_compare_swap_nbi(...)                                     \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, compare_swap_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_STD_GENERIC_TYPES, compare_swap_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_inc_nbi(...)                                        \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_inc_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_inc_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_add_nbi(...)                                        \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_add_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_STD_GENERIC_TYPES, fetch_add_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_and(...)                                            \
     MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_and, __VA_ARGS__)
 #define shmem_atomic_fetch_or(...)                                             \
@@ -125,11 +162,11 @@ void mpishmem_c11_unsupported_type(void);
 #define shmem_atomic_or(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, or, __VA_ARGS__)
 #define shmem_atomic_xor(...) MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, xor, __VA_ARGS__)
 #define shmem_atomic_fetch_and_nbi(...)                                        \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_and_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_and_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_or_nbi(...)                                         \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_or_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_or_nbi, __VA_ARGS__)
 #define shmem_atomic_fetch_xor_nbi(...)                                        \
-    MPISHMEM_C11_AMO(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_xor_nbi, __VA_ARGS__)
+    MPISHMEM_C11_AMO_NBI(MPISHMEM_AMO_BIT_GENERIC_TYPES, fetch_xor_nbi, __VA_ARGS__)
 
 /* Deprecated generic names (no context forms). */
 #define shmem_fetch(source, pe) shmem_atomic_fetch(source, pe)
@@ -153,7 +190,9 @@ void mpishmem_c11_unsupported_type(void);
 
 /* Team collectives: dispatch on dest, the argument after the team. */
 #define MPISHMEM_C11_COLL(TABLE, OP, team, dest, ...)                          \
-    MPISHMEM_C11_SELECT(TABLE, MPISHMEM_C11_CASE, OP, dest)(team, dest, __VA_ARGS__)
+    MPISHMEM_C11_CHECKED(MPISHMEM_C11_SELECT(TABLE, MPISHMEM_C11_CASE, OP,     \
+                                             mpishmem_c11_bad_team, dest),     \
+                         "shmem_" #OP, "dest")(team, dest, __VA_ARGS__)
 
 #define shmem_broadcast(team, dest, ...)                                       \
     MPISHMEM_C11_COLL(MPISHMEM_RMA_GENERIC_TYPES, broadcast, team, dest, __VA_ARGS__)
