@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <shmem.h>
 #include "../mpi_backend/error.h"
+#include "env.h"
 #include "init_internal.h"
 #include "../mpi_backend/runtime.h"
 #include "coll/coll.h"
@@ -111,7 +112,8 @@ static void check_heap_fits(const mpishmem_settings_t *set)
         need > have)
         mpishmem_fatal("shmem_init", "%s=%s asks for %zu bytes of symmetric heap per PE, "
                        "%d PEs on this node need %llu bytes, but the node has %llu bytes "
-                       "(%.1f GiB, %s); lower %s", set->heap_size_var, set->heap_size_text,
+                       "(%.1f GiB, %s); lower %s", set->heap_size_var,
+                       mpishmem_env_shown(set->heap_size_text),
                        set->heap_size, mpishmem_rt.node_size,
                        (unsigned long long)set->heap_size * mpishmem_rt.node_size, have,
                        have / 1073741824.0, what, set->heap_size_var);
@@ -225,7 +227,7 @@ static void start(int requested, int *provided)
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot create the symmetric heap of %zu bytes "
                        "(%s=%s): %s%s", set.heap_size, set.heap_size_var,
-                       set.heap_size_text, mpi_text(rc).s, advice());
+                       mpishmem_env_shown(set.heap_size_text), mpi_text(rc).s, advice());
     mpishmem_segments.heap = &mpishmem_default_heap.seg;
     rc = mpishmem_globals_create();
     if (rc != MPI_SUCCESS)

@@ -38,7 +38,8 @@ static int read_lanes(void)
     char *end;
     long n = strtol(v, &end, 10);
     if (*end != '\0' || n < 0 || n > MPISHMEM_MAX_LANES - 1)
-        mpishmem_fatal("shmem_init", "MPISHMEM_CTX_LANES='%s' is not an integer in [0, %d]", v,
+        mpishmem_fatal("shmem_init", "MPISHMEM_CTX_LANES='%s' is not an integer in [0, %d]",
+                       mpishmem_env_shown(v),
                        MPISHMEM_MAX_LANES - 1);
     return (int)n;
 }
@@ -55,7 +56,7 @@ int mpishmem_read_bool(const char *const *names, int dflt)
     int b = mpishmem_parse_bool(v);
     if (b < 0)
         mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
-                       "true/false or on/off)", which, v);
+                       "true/false or on/off)", which, mpishmem_env_shown(v));
     return b;
 }
 
@@ -78,7 +79,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
         if (mpishmem_parse_size(v, &set->heap_size) != 0)
             mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a "
                            "non-negative number with an optional k, m, g or t suffix, "
-                           "e.g. 512M or 1.5G)", which, v);
+                           "e.g. 512M or 1.5G)", which, mpishmem_env_shown(v));
         set->heap_size_var = which;
         set->heap_size_text = v;
         set->heap_size_set = 1;

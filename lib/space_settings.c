@@ -41,7 +41,7 @@ static void read_size(const char *name, int *set, size_t *bytes, const char **te
     if (mpishmem_parse_size(v, bytes) != 0)
         mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a non-negative "
                        "number with an optional k, m, g or t suffix, e.g. 512M or 1.5G)",
-                       name, v);
+                       name, mpishmem_env_shown(v));
     *set = 1;
 }
 
@@ -57,7 +57,8 @@ void mpishmem_read_space_settings(mpishmem_space_settings_t *sp)
         else if (strcasecmp(d, "GPU") == 0)
             sp->default_space = SHMEM_DEVICE_GPU;
         else
-            mpishmem_fatal("shmem_init", "SHMEM_DEFAULT_SPACE='%s' is neither CPU nor GPU", d);
+            mpishmem_fatal("shmem_init", "SHMEM_DEFAULT_SPACE='%s' is neither CPU nor GPU",
+                           mpishmem_env_shown(d));
     }
     read_size("SHMEM_CPU_SYMMETRIC_SIZE", &sp->cpu_size_set, &sp->cpu_size,
               &sp->cpu_size_text);
@@ -98,7 +99,7 @@ void mpishmem_agree_space_settings(const mpishmem_settings_t *set)
             continue;
         const char *here = getenv(names[i]);
         mpishmem_fatal("shmem_init", "%s must be the same on every PE, but PEs disagree (this "
-                       "PE: %s%s%s)", names[i], here ? "'" : "", here ? here : "unset",
+                       "PE: %s%s%s)", names[i], here ? "'" : "", here ? mpishmem_env_shown(here) : "unset",
                        here ? "'" : "");
     }
 }

@@ -7,14 +7,27 @@
  * non-zero cells to PE 0 (memory follows the traffic, not n_pes^2), and PE 0
  * writes every (source, target, kind) row, zeros included.
  *
+ * The file: PE 0 creates a temporary file next to it at shmem_init
+ * (.FILE.mpishmem-XXXXXX, O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644 less the
+ * umask), so a path that cannot be written stops the job at the start, not
+ * after the whole run.  At shmem_finalize the CSV goes into that file,
+ * which rename() then puts at FILE: a symlink at FILE is replaced itself
+ * (its target is never opened), and an existing file is replaced, not
+ * truncated and rewritten in place.  A job that dies leaves the temporary.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "context.h"
+#include "env.h"
 #include "../mpi_backend/error.h"
 #include "trace.h"
 
@@ -23,6 +36,8 @@ int mpishmem_trace_on;
 typedef struct { uint64_t ops, bytes; } cell_t;
 static cell_t *table;         /* [n_pes * KINDS] */
 static char *path;            /* PE 0: the file to write */
+static char *tmp_path;        /* PE 0: where it is written first */
+static FILE *tmp_file;        /* PE 0: open on tmp_path */
 static MPI_Group world_group; /* for collectives on other communicators */
 
 static const char *const kind_names[MPISHMEM_TRACE_KINDS] = {"put", "get", "amo", "signal",
@@ -78,18 +93,82 @@ void mpishmem_trace_coll(MPI_Comm comm, int root, size_t bytes)
     free(ranks);
 }
 
+/* PE 0: creates tmp_path, .BASE.mpishmem-XXXXXX in FILE's directory, and
+ * opens tmp_file on it.  Returns 0, or -1 with errno set. */
+static int create_temporary(void)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0; /* with the '/' */
+    const char *base = path + dir_len;
+    struct stat st;
+    if (*base == '\0' || (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        errno = EISDIR; /* rename could not put a file there */
+        return -1;
+    }
+    static const char suffix[] = ".mpishmem-XXXXXX";
+    size_t len = dir_len + 1 + strlen(base) + sizeof suffix;
+    if ((tmp_path = malloc(len)) == NULL)
+        return -1;
+    snprintf(tmp_path, len, "%.*s.%s%s", (int)dir_len, path, base, suffix);
+    char *x = tmp_path + len - 7; /* the six X */
+    static const char letters[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t r = (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 20) ^
+                 ((uint64_t)getpid() << 40) ^ (uintptr_t)&now;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        for (int i = 0; i < 6; i++) {
+            r ^= r << 13; /* xorshift64: names only need to differ */
+            r ^= r >> 7;
+            r ^= r << 17;
+            x[i] = letters[r % (sizeof letters - 1)];
+        }
+        int fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            if (errno == EEXIST)
+                continue;
+            return -1;
+        }
+        if ((tmp_file = fdopen(fd, "w")) == NULL) {
+            int e = errno;
+            close(fd);
+            unlink(tmp_path);
+            errno = e;
+            return -1;
+        }
+        return 0;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 void mpishmem_trace_init(void)
 {
     /* PE 0 writes the file, so its setting decides for every PE (the
-     * gather at finalize must be made by all of them). */
-    int on = 0;
+     * gather at finalize must be made by all of them).  The verdict:
+     * 0 off, 1 on, -1 PE 0 cannot create the file. */
+    int on = 0, err = 0;
     if (mpishmem_rt.my_pe == 0) {
         const char *v = getenv("MPISHMEM_TRACE");
         on = v != NULL && v[0] != '\0'; /* empty counts as unset (docs/environment.md) */
         if (on && (path = strdup(v)) == NULL)
             mpishmem_fatal("shmem_init", "out of memory for MPISHMEM_TRACE");
+        if (on && create_temporary() != 0) {
+            err = errno;
+            on = -1;
+        }
     }
     MPI_Bcast(&on, 1, MPI_INT, 0, mpishmem_rt.world);
+    if (on < 0) {
+        if (mpishmem_rt.my_pe == 0)
+            mpishmem_fatal("shmem_init", "cannot write trace file %s (MPISHMEM_TRACE): %s",
+                           mpishmem_env_shown(path), strerror(err));
+        /* PE 0's message and abort normally end this PE first. */
+        struct timespec wait = {5, 0};
+        nanosleep(&wait, NULL);
+        mpishmem_fatal("shmem_init", "PE 0 cannot write the MPISHMEM_TRACE file");
+    }
     if (!on)
         return;
     table = calloc((size_t)mpishmem_rt.n_pes * MPISHMEM_TRACE_KINDS, sizeof *table);
@@ -102,8 +181,10 @@ void mpishmem_trace_init(void)
 
 static void write_failed(void)
 {
-    mpishmem_fatal("shmem_finalize", "cannot write trace file %s (MPISHMEM_TRACE): %s", path,
-                   strerror(errno));
+    int e = errno;
+    unlink(tmp_path);
+    mpishmem_fatal("shmem_finalize", "cannot write trace file %s (MPISHMEM_TRACE): %s",
+                   mpishmem_env_shown(path), strerror(e));
 }
 
 /* PE 0: every row of the matrix from the gathered non-zero cells, which
@@ -134,9 +215,7 @@ void mpishmem_trace_finalize(void)
 {
     mpishmem_trace_on = 0; /* finalize's own barrier is not the program's */
     int n = mpishmem_rt.n_pes, me = mpishmem_rt.my_pe;
-    FILE *f = NULL;
-    if (me == 0 && (f = fopen(path, "w")) == NULL)
-        write_failed(); /* before the gather: the job stops at once */
+    FILE *f = tmp_file; /* PE 0: opened at shmem_init */
 
     /* This PE's non-zero cells as (target * KINDS + kind, ops, bytes). */
     size_t row = (size_t)n * MPISHMEM_TRACE_KINDS, used = 0;
@@ -178,7 +257,8 @@ void mpishmem_trace_finalize(void)
                 mpishmem_rt.world);
     if (me == 0) {
         write_csv(f, all, counts);
-        if (fclose(f) != 0)
+        tmp_file = NULL;
+        if (fclose(f) != 0 || rename(tmp_path, path) != 0)
             write_failed();
     }
     free(all);
@@ -189,5 +269,7 @@ void mpishmem_trace_finalize(void)
     table = NULL;
     free(path);
     path = NULL;
+    free(tmp_path);
+    tmp_path = NULL;
     MPI_Group_free(&world_group);
 }

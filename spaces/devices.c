@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "devices.h"
+#include "../lib/env.h"
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/runtime.h"
 
@@ -101,10 +102,12 @@ void mpishmem_devices_init(void)
     }
     const char *bad = NULL;
     size_t bad_len = 0;
-    if (mpishmem_devices_parse(v, &mpishmem_devices, &bad, &bad_len) != 0)
-        mpishmem_fatal("shmem_init", "MPISHMEM_VISIBLE_DEVICES='%s': '%.*s' is not a device "
-                       "(use a comma-separated list of cpu, gpu, gpuN, all, none)", v,
-                       (int)bad_len, bad);
+    if (mpishmem_devices_parse(v, &mpishmem_devices, &bad, &bad_len) != 0) {
+        char *b = strndup(bad, bad_len);
+        mpishmem_fatal("shmem_init", "MPISHMEM_VISIBLE_DEVICES='%s': '%s' is not a device "
+                       "(use a comma-separated list of cpu, gpu, gpuN, all, none)",
+                       mpishmem_env_shown(v), b ? mpishmem_env_shown(b) : "?");
+    }
 }
 
 static int gpu_allowed(int g)

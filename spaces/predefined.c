@@ -21,6 +21,7 @@
 #include "devices.h"
 #include "space.h"
 #include "space_settings.h"
+#include "../lib/env.h"
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/progress.h"
@@ -206,7 +207,7 @@ void mpishmem_spaces_report(void)
            "all, none [%s]\n",
            plan.cpu_enabled ? "on" : "off", plan.gpu_enabled ? "on" : "off",
            plan.default_dev == SHMEM_DEVICE_CPU ? "CPU" : "GPU", plan.cpu_size, plan.cpu_var,
-           plan.gpu_size, plan.gpu_var, vis ? vis : "all");
+           plan.gpu_size, plan.gpu_var, vis ? mpishmem_env_shown(vis) : "all");
     if (mpishmem_devices.gpu_discovered)
         printf("mpishmem: PE 0 GPU: %s; RMA on GPU memory: %s\n",
                mpishmem_devices.gpu >= 0 ? mpishmem_devices.gpu_choice

@@ -54,7 +54,7 @@ static int barrier_mode(const char *routine)
         m = MODE_DISSEMINATION;
     else
         mpishmem_fatal(routine, "MPISHMEM_BARRIER='%s' is not auto, shm, mpi, shm-central "
-                       "or shm-dissemination", v);
+                       "or shm-dissemination", mpishmem_env_shown(v));
     __atomic_store_n(&mode_read, m, __ATOMIC_RELAXED);
     return m;
 }

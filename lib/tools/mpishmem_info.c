@@ -11,6 +11,7 @@
 #include <string.h>
 #include <mpi.h>
 #include <shmem.h>
+#include "../env.h"
 #include "../env_table.h"
 #include "../../mpi_backend/gpu_path.h"
 #include "../../spaces/devices.h"
@@ -42,7 +43,7 @@ static void variables(void)
     for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
         const char *val = getenv(v->name);
         printf("  %-26s %s%s%s\n      %s (default: %s)\n", v->name, val ? "'" : "",
-               val ? val : "unset", val ? "'" : "", v->meaning, v->dflt);
+               val ? mpishmem_env_shown(val) : "unset", val ? "'" : "", v->meaning, v->dflt);
     }
 }
 

@@ -79,6 +79,14 @@ for pair in SHMEM_VERSION=maybe SHMEM_INFO=2 SMA_INFO=x SHMEM_ENABLE_CPU_SPACE=x
     want_status=fail want_err="mpishmem: shmem_init: ${pair%%=*}='${pair#*=}' is not a boolean"
     run "$pair"
 done
+# A value is echoed with its control characters escaped (\xNN): an ESC in
+# it does not reach the terminal.
+esc=$(printf '\033')
+want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEBUG='a\\x1b[2Jb' is not a boolean"
+run "SHMEM_DEBUG=a${esc}[2Jb"
+if grep -q -F "$esc" "$tmp/err"; then
+    echo "FAIL: SHMEM_DEBUG with ESC: a raw ESC reached stderr"; failures=$((failures + 1))
+fi
 # Empty means unset: the default, not "off" and not an error.
 want_status=ok want_out="$fits" deny_out="OpenSHMEM 1.6"
 run "SHMEM_VERSION= SHMEM_INFO= SHMEM_SYMMETRIC_SIZE=4M"

@@ -6,7 +6,10 @@
 #   - mpishmem-trace turns it into a PNG that reads back with the right
 #     size, inflates to the right length and is not one flat colour;
 #   - unset or empty MPISHMEM_TRACE writes nothing; an unwritable path stops
-#     shmem_finalize with its message and a non-zero status;
+#     shmem_init (not shmem_finalize) on every PE with its message and a
+#     non-zero status, within seconds;
+#   - a symlink at the trace path is replaced by the CSV, its target kept;
+#     no temporary file (.FILE.mpishmem-XXXXXX) is left behind;
 #   - mpishmem-trace rejects a missing or malformed CSV with a message.
 #   trace.sh RING_EXAMPLE TRACE_RING MPISHMEM_TRACE_TOOL
 ring=${1:?usage: trace.sh ring trace_ring mpishmem-trace}
@@ -52,13 +55,46 @@ MPISHMEM_TRACE= nice -n 10 "$launch" $np "$prog" 2 8 >../out 2>&1 || fail "trace
 [ -z "$(ls -A .)" ] || fail "trace off wrote $(ls -A .)"
 cd "$tmp" || exit 1
 
-# A path that cannot be written.
-bad=$tmp/no/such/dir/t.csv
-if MPISHMEM_TRACE=$bad nice -n 10 "$launch" $np "$prog" 2 8 >"$tmp/out" 2>&1; then
-    fail "unwritable trace file: exit status 0"
+# A path that cannot be written stops shmem_init on every PE, at 2 PEs and
+# at 4: trace_ring prints "past shmem_init" once shmem_init returns.
+expect_init_stop() { # np path label
+    start=$(date +%s)
+    if MPISHMEM_TRACE=$2 timeout 60 nice -n 10 "$launch" $1 "$prog" 2 8 >"$tmp/out" 2>&1; then
+        fail "$3: exit status 0"
+    fi
+    took=$(($(date +%s) - start))
+    [ "$took" -le 30 ] || { cat "$tmp/out"; fail "$3: took $took s"; }
+    grep -q -F "mpishmem: shmem_init: cannot write trace file $2 (MPISHMEM_TRACE): " "$tmp/out" ||
+        { cat "$tmp/out"; fail "$3: no message naming MPISHMEM_TRACE and the path"; }
+    ! grep -q "past shmem_init" "$tmp/out" ||
+        { cat "$tmp/out"; fail "$3: a PE got past shmem_init"; }
+}
+expect_init_stop 2 /nonexistent-dir/x.csv "trace path in a missing directory (2 PEs)"
+grep -q "No such file or directory" "$tmp/out" || { cat "$tmp/out"; fail "no OS error"; }
+expect_init_stop $np "$tmp/no/such/dir/t.csv" "trace path in a missing directory ($np PEs)"
+mkdir "$tmp/isdir.csv"
+expect_init_stop 2 "$tmp/isdir.csv" "trace path that is a directory"
+if [ "$(id -u)" -ne 0 ]; then # root writes into read-only directories
+    mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+    expect_init_stop 2 "$tmp/ro/t.csv" "trace path in a read-only directory"
+    grep -q "Permission denied" "$tmp/out" || { cat "$tmp/out"; fail "read-only: no OS error"; }
+    chmod 755 "$tmp/ro"
 fi
-grep -q "mpishmem: shmem_finalize: cannot write trace file $bad" "$tmp/out" ||
-    { cat "$tmp/out"; fail "unwritable trace file: no message"; }
+
+# A symlink at the trace path: rename replaces the link, the target keeps
+# its content, and the CSV is a regular file at the path.
+mkdir "$tmp/link" || exit 1
+printf 'keep me\n' >"$tmp/link/target.txt"
+ln -s "$tmp/link/target.txt" "$tmp/link/t.csv"
+MPISHMEM_TRACE=$tmp/link/t.csv nice -n 10 "$launch" 2 "$prog" $n $b >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; fail "trace_ring with a symlink at the trace path"; }
+[ -f "$tmp/link/t.csv" ] && [ ! -L "$tmp/link/t.csv" ] ||
+    fail "symlink at the trace path: not replaced by a regular file"
+[ "$(cat "$tmp/link/target.txt")" = "keep me" ] ||
+    fail "symlink at the trace path: its target was written"
+$check csv "$tmp/link/t.csv" 2 plain $n $b || fail "symlink at the trace path: matrix"
+[ "$(ls -A "$tmp/link" | sort | tr '\n' ' ')" = "t.csv target.txt " ] ||
+    fail "temporary files left: $(ls -A "$tmp/link")"
 
 # The tool's errors.
 expect_tool_error() { # pattern, args...
@@ -77,4 +113,4 @@ printf 'source_pe,target_pe,kind,ops,bytes\n0,1,put,1\n' >"$tmp/bad4.csv"
 expect_tool_error "$tmp/bad4.csv:2: expected 5 fields" "$tmp/bad4.csv"
 printf 'source_pe,target_pe,kind,ops,bytes\n' >"$tmp/bad5.csv"
 expect_tool_error "$tmp/bad5.csv: no rows" "$tmp/bad5.csv"
-echo "ok: trace matrices, PNGs, off, bad path and tool errors"
+echo "ok: trace matrices, PNGs, off, bad paths stop shmem_init, symlink replaced, tool errors"

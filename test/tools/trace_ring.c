@@ -57,6 +57,8 @@ int main(int argc, char **argv)
     int provided = SHMEM_THREAD_SINGLE;
     shmem_init_thread(mixed ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE, &provided);
     int me = shmem_my_pe(), n = shmem_n_pes(), left = (me + n - 1) % n;
+    printf("trace_ring: PE %d past shmem_init\n", me); /* trace.sh: an unwritable
+                                                        * path stops before this */
     right = (me + 1) % n;
     inbox = shmem_malloc(nbytes);
     outbox = shmem_malloc(nbytes);
