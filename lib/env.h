@@ -6,6 +6,8 @@
 #ifndef MPISHMEM_ENV_H
 #define MPISHMEM_ENV_H
 
+#include "../mpi_backend/error.h"
+
 #include <stddef.h>
 
 /* "1.5G", "512m", "4096", "0.25k": a non-negative integer or decimal number
@@ -20,11 +22,6 @@ int mpishmem_parse_bool(const char *text);
 /* The value of the first variable in names[] that is set, and which one. */
 const char *mpishmem_getenv_first(const char *const *names, const char **which);
 
-/* An environment value as a message may echo it to a terminal: v itself
- * when it has no control characters, otherwise a copy with each byte below
- * 0x20 and 0x7f written as \xNN (so "a<ESC>[2J" shows as "a\x1b[2J" instead
- * of clearing the screen).  The copy is never freed: use it only for
- * messages that stop the job or are printed once.  NULL stays NULL. */
-const char *mpishmem_env_shown(const char *v);
+/* mpishmem_env_shown (escaping values for messages): mpi_backend/error.h. */
 
 #endif

@@ -18,7 +18,6 @@
 #include <strings.h>
 #include <unistd.h>
 #include "devices.h"
-#include "../lib/env.h"
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/runtime.h"
 

@@ -21,7 +21,6 @@
 #include "devices.h"
 #include "space.h"
 #include "space_settings.h"
-#include "../lib/env.h"
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/progress.h"
