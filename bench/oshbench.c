@@ -181,7 +181,16 @@ int main(void)
 {
     if (getenv("BENCH_INIT_ONLY"))
         return init_only();
-    shmem_init();
+    /* BENCH_MULTIPLE=1: SHMEM_THREAD_MULTIPLE (MPI_THREAD_MULTIPLE below us)
+     * with no progress thread, to tell the thread level's cost from the
+     * thread's. */
+    const char *multiple = getenv("BENCH_MULTIPLE");
+    if (multiple && *multiple == '1') {
+        int provided;
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    } else {
+        shmem_init();
+    }
     me = shmem_my_pe();
     bench_sample_sizes(&iters, &reps, 10, MAX_REPS);
     const char *only = getenv("BENCH_ONLY"); /* "globals" or "heap" */

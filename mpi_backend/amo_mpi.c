@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include "amo_path.h"
+#include "progress.h"
 #include "runtime.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
@@ -81,6 +82,7 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
                       size_t size, const void *value, const void *cond, void *result, int pe,
                       int blocking)
 {
+    mpishmem_note_mpi_activity();
     MPI_Datatype dt = size == 8 ? MPI_UINT64_T : MPI_UINT32_T;
     MPI_Aint disp = (MPI_Aint)off;
     int rank = mpishmem_segment_rank(s, pe); /* pe is a world PE; the window may not be */

@@ -14,6 +14,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include "progress.h"
 #include "segment.h"
 #include "runtime.h"
 
@@ -33,6 +34,7 @@ int mpishmem_stores_unseen;
  * Costs the targets touched since the last pass, not the job size. */
 static void flush_listed(mpishmem_lane_t *l)
 {
+    mpishmem_note_mpi_activity();
     mpishmem_dirty_entry_t *next;
     for (mpishmem_dirty_entry_t *e = mpishmem_dirty_take_all(&l->dirty); e != NULL; e = next)
         /* One flush per dirty target, not MPI_Win_flush_all: MPICH 4.0

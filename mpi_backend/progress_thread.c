@@ -33,14 +33,25 @@ static atomic_int stop_flag;
  * network, and RMA stalls as if there were no thread (measured). */
 static MPI_Comm comm = MPI_COMM_NULL;
 
+/* Polls only while its PE stays out of MPI: a PE that entered MPI during
+ * the last nap (the data path and every wait note it,
+ * mpishmem_note_mpi_activity) drives MPI's progress itself, and a probe
+ * then would only contend with it for MPI's lock.  That contention doubled
+ * MPI-path latencies between nodes (docs/progress.md). */
 static void *poll_mpi(void *arg)
 {
     (void)arg;
     struct timespec nap = {0, POLL_INTERVAL_NS};
+    unsigned long seen = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
     while (!atomic_load_explicit(&stop_flag, memory_order_acquire)) {
+        nanosleep(&nap, NULL);
+        unsigned long now = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
+        if (now != seen) {
+            seen = now;
+            continue;
+        }
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
-        nanosleep(&nap, NULL);
     }
     return NULL;
 }

@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <pthread.h>
+#include "progress.h"
 #include "rma_path.h"
 
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off)
 {
+    mpishmem_note_mpi_activity(); /* the progress thread then leaves MPI to us */
     const char *p = src;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
@@ -20,6 +22,7 @@ void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size
 
 void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
+    mpishmem_note_mpi_activity();
     char *p = dst;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
@@ -40,6 +43,7 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
  * the faster route measured for issue 10. */
 void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
+    mpishmem_note_mpi_activity();
     char *p = dst;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
@@ -69,6 +73,7 @@ void mpishmem_mpi_strided(MPI_Win win, int is_put, char *local, size_t off,
                           ptrdiff_t tst, ptrdiff_t lst, size_t elem, size_t bsize,
                           size_t nblocks, int pe)
 {
+    mpishmem_note_mpi_activity();
     /* Blocks too large for one int count go one contiguous block at a time. */
     if (bsize * elem > (size_t)INT_MAX) {
         for (size_t i = 0; i < nblocks; i++) {
