@@ -20,6 +20,16 @@
  * A fork()ed child must not share its parent's globals: an atfork handler
  * gives the child a private copy.
  *
+ * Both copies go through the kernel (pread/pwrite as raw system calls),
+ * never through memcpy: in a program built with -fsanitize=address the
+ * range holds ASan's redzones around each global, and ASan's memcpy (which
+ * replaces libc's for the whole process, this library included) aborts on
+ * reading them.  The kernel reads and writes user memory without looking at
+ * ASan's shadow, and the shadow itself is separate memory that the remap
+ * leaves alone, so ASan goes on checking the program's globals afterwards.
+ * syscall() keeps the copies out of ASan's pread/pwrite interceptors, which
+ * check the same shadow (docs/globals.md, Sanitizers).
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #define _GNU_SOURCE
@@ -104,6 +114,25 @@ static int layout_ok(uintptr_t lo, uintptr_t hi, uintptr_t *anon_from)
     return ok && at >= hi;
 }
 
+/* Copies len bytes between mem and the object fd at off, by the kernel
+ * (see the top of the file for why); to_fd: mem -> fd, else fd -> mem.
+ * 0, or -1 when the kernel copied less (it reports no error past a partial
+ * copy, so a short count without errno is an error too). */
+static int kernel_copy(int to_fd, int fd, char *mem, size_t len, off_t off)
+{
+    while (len > 0) {
+        long n = syscall(to_fd ? SYS_pwrite64 : SYS_pread64, fd, mem, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        mem += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return 0;
+}
+
 /* Whether the anonymous page at p was ever touched: /proc/self/pagemap's
  * present (63) or swapped (62) bit.  -1 when pagemap cannot tell. */
 static int page_touched(int pm, uintptr_t p, size_t page)
@@ -131,7 +160,9 @@ static void child_private(void)
         off_t h = lseek(gs.fd, d, SEEK_HOLE);
         if (h < 0 || h > end)
             h = end;
-        memcpy(tmp + d, gs.lo + d, (size_t)(h - d));
+        /* The object is what gs.lo shows: read it, not gs.lo (memcpy). */
+        if (kernel_copy(0, gs.fd, tmp + d, (size_t)(h - d), d) != 0)
+            abort();
         at = h;
     }
     int fd = gs.fd;
@@ -181,15 +212,29 @@ __attribute__((constructor(101))) static void globals_shm_setup(void)
         return;
     }
     /* From the copy to the remap only system calls run: a write to the
-     * range in between would be lost. */
+     * range in between would be lost.  Runs of pages to copy go to the
+     * object by one pwrite each (not memcpy: see the top of the file). */
     int pm = anon_from < hi ? open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
-    for (uintptr_t p = lo; p < hi; p += page) {
-        if (p >= anon_from && page_touched(pm, p, page) == 0)
-            continue; /* never touched: zero, as the object's hole is */
-        memcpy(tmp + (p - lo), (const void *)p, page);
+    int failed = 0;
+    uintptr_t run = hi; /* start of the pending run of pages to copy */
+    for (uintptr_t p = lo; p <= hi && failed == 0; p += page) {
+        /* Pages never touched are zero, as the object's hole is. */
+        int skip = p == hi || (p >= anon_from && page_touched(pm, p, page) == 0);
+        if (!skip && run == hi)
+            run = p;
+        if (skip && run != hi) {
+            failed = kernel_copy(1, fd, (char *)run, p - run, (off_t)(run - lo));
+            run = hi;
+        }
     }
     if (pm >= 0)
         close(pm);
+    if (failed != 0) {
+        munmap(tmp, len);
+        close(fd);
+        gs.why = "cannot copy the data into the shared-memory object";
+        return;
+    }
     if (remap_fixed(tmp, len, (void *)lo) == MAP_FAILED) {
         /* mremap fails before touching the target (checks come first) in
          * every case but running out of mappings; then the data is gone. */
