@@ -64,6 +64,10 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     passed=$((passed + ok))
     failed=$((failed + bad))
 
+    # Mutants of the ordering and completion code must each fail a test
+    # (test/mutation.sh, docs/checks.md): own scratch build, about 2-3 min.
+    count "mutation check ($mpi)" sh test/mutation.sh "$mpi"
+
     # This build installed, as users install it: the API check and shmem4py use it.
     prefix="$top/$dir/_install"
     if ! { meson configure "$dir" --prefix="$prefix" >/dev/null &&
