@@ -22,6 +22,11 @@
 #ifndef POLL_INTERVAL_NS
 #define POLL_INTERVAL_NS 20000L
 #endif
+/* The nap while the PE is inside MPI itself: it then needs no help, and a
+ * PE that starts computing waits at most this long for the first probe. */
+#ifndef ACTIVE_NAP_NS
+#define ACTIVE_NAP_NS 1000000L
+#endif
 
 static pthread_t thread;
 static int running;
@@ -41,15 +46,18 @@ static MPI_Comm comm = MPI_COMM_NULL;
 static void *poll_mpi(void *arg)
 {
     (void)arg;
-    struct timespec nap = {0, POLL_INTERVAL_NS};
+    struct timespec poll_nap = {0, POLL_INTERVAL_NS}, idle_nap = {0, ACTIVE_NAP_NS};
     unsigned long seen = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
+    int active = 0;
     while (!atomic_load_explicit(&stop_flag, memory_order_acquire)) {
-        nanosleep(&nap, NULL);
+        /* While the PE keeps entering MPI, wake seldom: every wake-up takes
+         * a core from some PE when the node has no core to spare. */
+        nanosleep(active ? &idle_nap : &poll_nap, NULL);
         unsigned long now = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
-        if (now != seen) {
-            seen = now;
+        active = now != seen;
+        seen = now;
+        if (active)
             continue;
-        }
         int flag;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
     }
