@@ -7,6 +7,7 @@ prog=${1:?usage: global_exit.sh PROGRAM}
 : "${LAUNCH:?}"
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=1M
 
+. "$(dirname "$0")/../harness/outcome.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -29,15 +30,7 @@ expect()
     if grep -q -e "was not stopped" -e "returned" "$tmp/out"; then
         problem="${problem:+$problem; }a PE went on running"
     fi
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL: $label: $problem"
-        echo "---- stdout"; head -n 20 "$tmp/out"
-        echo "---- stderr"; head -n 20 "$tmp/err"
-        echo "----"
-    else
-        echo "ok:   $label"
-    fi
+    outcome "$label"
 }
 
 expect 2 1 7 -1 barrier

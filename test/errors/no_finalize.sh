@@ -8,6 +8,7 @@ prog=${1:?usage: no_finalize.sh PROGRAM}
 : "${LAUNCH:?}"
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=1M
 unset SHMEM_DEBUG SMA_DEBUG
+. "$(dirname "$0")/../harness/outcome.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -26,15 +27,8 @@ run()
 report()
 {
     runs=$((runs + 1))
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL: $label: $problem (status $status, $secs s)"
-        echo "---- stdout"; head -n 20 "$tmp/out"
-        echo "---- stderr"; head -n 20 "$tmp/err"
-        echo "----"
-    else
-        echo "ok:   $label ($secs s)"
-    fi
+    [ -n "$problem" ] && problem="$problem (status $status)"
+    outcome "$label ($secs s)"
 }
 
 # expect_ok NP SHM DEBUG CASE: status 0, every PE checked its put, and

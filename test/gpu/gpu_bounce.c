@@ -13,10 +13,8 @@
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
-    int left = (me + npes - 1) % npes;
+    int me, npes, right, left;
+    gpu_start(&me, &npes, &right, &left);
     static const size_t sizes[] = {1, 8, 100, 512, 1024};
     unsigned char *dst = shmem_malloc(1024 * 5);
     unsigned char *sym_src = shmem_space_malloc(SHMEM_SPACE_GPU, 1024); /* symmetric */

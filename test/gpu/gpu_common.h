@@ -79,6 +79,18 @@ static void gpu_load(void)
     *(void **)&gpu.counter = dlsym(gpu.handle, "standin_counter");
 }
 
+/* Every GPU test's start: shmem_init, the runtime, and this PE's ring
+ * neighbours (right receives its puts, left sends to it). */
+static void gpu_start(int *me, int *npes, int *right, int *left)
+{
+    shmem_init();
+    gpu_load();
+    *me = shmem_my_pe();
+    *npes = shmem_n_pes();
+    *right = (*me + 1) % *npes;
+    *left = (*me + *npes - 1) % *npes;
+}
+
 static inline void *gpu_alloc(size_t n)
 {
     void *p = NULL;

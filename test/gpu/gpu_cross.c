@@ -24,10 +24,8 @@ static void check(const char *what, const void *buf, int who)
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
-    int left = (me + npes - 1) % npes;
+    int me, npes, right, left;
+    gpu_start(&me, &npes, &right, &left);
     unsigned char *gpu_buf = shmem_space_malloc(SHMEM_SPACE_GPU, N);
     unsigned char *cpu_buf = shmem_space_malloc(SHMEM_SPACE_CPU, N);
     unsigned char *heap = shmem_malloc(N);

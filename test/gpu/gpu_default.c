@@ -80,12 +80,7 @@ static void test_collectives(void)
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    gpu_start(&me, &npes, &right, &left);
     (void)left;
     EXPECT(SHMEM_SPACE_DEFAULT == SHMEM_SPACE_GPU, "the default space is not the GPU space");
     test_waits();

@@ -14,10 +14,8 @@ enum { N = 256 };
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
-    int left = (me + npes - 1) % npes;
+    int me, npes, right, left;
+    gpu_start(&me, &npes, &right, &left);
     long *a = shmem_malloc(N * sizeof(long)), h[2 * N];
     long *fence_block = shmem_malloc(64); /* a realloc in place is impossible */
     for (int i = 0; i < N; i++)

@@ -15,10 +15,8 @@ enum { N = 3000 };
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
-    int left = (me + npes - 1) % npes;
+    int me, npes, right, left;
+    gpu_start(&me, &npes, &right, &left);
     shmem_space_cap_t caps = 0;
     shmem_space_get_caps(SHMEM_SPACE_GPU, &caps);
     EXPECT(caps & SHMEM_SPACE_CAP_RMA, "the GPU space does not offer RMA");

@@ -286,12 +286,7 @@ static void test_coll(void)
 
 int main(void)
 {
-    shmem_init();
-    gpu_load();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    gpu_start(&me, &npes, &right, &left);
     big = (size_t)(1 << 20) + 333 * 1024 + 5; /* 3 chunks of 512 KiB, the last partial */
     if (SHMEM_SPACE_GPU == SHMEM_SPACE_INVALID)
         gpu_die("no GPU space (run with the stand-in runtime: MPISHMEM_CUDART)");

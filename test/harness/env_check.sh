@@ -9,6 +9,8 @@
 #   env_check_done                        # summary; non-zero on any failure
 # Environment from meson: LAUNCH, MPIEXEC, MPIEXEC_FLAGS, MPI_FLAVOR.
 
+. "${MESON_SOURCE_ROOT:?}/test/harness/outcome.sh"
+
 env_check_init()
 {
     env_prog=${1:?usage: env_check_init PROGRAM}
@@ -50,15 +52,7 @@ env_check()
         [ "$n" -eq "$want_lines" ] ||
             problem="${problem:+$problem; }'$want_lines_text' printed $n times, expected $want_lines"
     fi
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL: $label: $problem"
-        echo "---- stdout"; head -n 30 "$tmp/out"
-        echo "---- stderr"; head -n 30 "$tmp/err"
-        echo "----"
-    else
-        echo "ok:   $label"
-    fi
+    outcome "$label"
     want_status='' want_err='' want_out='' deny_out='' want_lines='' want_lines_text=''
 }
 
