@@ -353,8 +353,15 @@ static void remote_round(const p2p_ops_t *o, void *arr, int routine, unsigned n)
             if (routine == R_WAIT_ANY || routine == R_WAIT_ANY_V || routine == R_TEST_ANY ||
                 routine == R_TEST_ANY_V)
                 CHK(r == k);
-            else
+            else if (!(cnt == 1 && idx[0] == k)) {
+                /* Which elements were satisfied says which put came when. */
+                fprintf(stderr, "PE %d: round %u: %zu found (first %zu), expected only %zu; set:",
+                        shmem_my_pe(), n, cnt, cnt ? idx[0] : (size_t)0, k);
+                for (size_t i = 0; i < NR; i++)
+                    fprintf(stderr, " %ld", o->get(a, i));
+                fprintf(stderr, "\n");
                 CHK(cnt == 1 && idx[0] == k);
+            }
             CHK(o->get(a, k) == p2p_deliver(cmp, vec ? k : 0));
         }
     }
