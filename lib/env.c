@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "env.h"
+#include "../mpi_backend/env_read.h"
 
 int mpishmem_parse_size(const char *text, size_t *bytes)
 {
@@ -89,7 +90,7 @@ int mpishmem_parse_bool(const char *text)
 const char *mpishmem_getenv_first(const char *const *names, const char **which)
 {
     for (; *names; names++) {
-        const char *v = getenv(*names);
+        const char *v = mpishmem_env(*names);
         if (v != NULL) {
             if (which)
                 *which = *names;

@@ -30,6 +30,7 @@
 #include "../teams/team.h"
 #include "context.h"
 #include "trace.h"
+#include "../mpi_backend/env_read.h"
 
 static const int thread_levels_mpi[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
                                         MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
@@ -204,7 +205,7 @@ static int plan_waiting(const mpishmem_settings_t *set)
     int over = mpishmem_rt.node_size > cores, any_over = over;
     mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
     mpishmem_allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
-    if (any_over && getenv("MPISHMEM_CTX_LANES") == NULL)
+    if (any_over && mpishmem_env("MPISHMEM_CTX_LANES") == NULL)
         mpishmem_rt.ctx_lanes = 0;
     return cores;
 }
@@ -246,6 +247,8 @@ static void start(int requested, int *provided)
     if (mpishmem_rt.state == MPISHMEM_FINALIZED)
         mpishmem_fatal("shmem_init", "the library cannot be initialized again after "
                        "shmem_finalize");
+    /* Every later read of our variables sees what this call sees. */
+    mpishmem_env_freeze();
 
     int up = 0, mpi_provided = MPI_THREAD_SINGLE;
     MPI_Initialized(&up);

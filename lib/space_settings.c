@@ -24,6 +24,7 @@
 #include "init_internal.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/env_read.h"
 
 static int read_enable(const char *name)
 {
@@ -33,7 +34,7 @@ static int read_enable(const char *name)
 
 static void read_size(const char *name, int *set, size_t *bytes, const char **text)
 {
-    const char *v = getenv(name);
+    const char *v = mpishmem_env(name);
     *set = 0;
     *text = v;
     if (v == NULL)
@@ -49,7 +50,7 @@ void mpishmem_read_space_settings(mpishmem_space_settings_t *sp)
 {
     sp->enable_cpu = read_enable("SHMEM_ENABLE_CPU_SPACE");
     sp->enable_gpu = read_enable("SHMEM_ENABLE_GPU_SPACE");
-    const char *d = getenv("SHMEM_DEFAULT_SPACE");
+    const char *d = mpishmem_env("SHMEM_DEFAULT_SPACE");
     sp->default_space = -1;
     if (d != NULL && *d != '\0') {
         if (strcasecmp(d, "CPU") == 0)
@@ -69,7 +70,7 @@ void mpishmem_read_space_settings(mpishmem_space_settings_t *sp)
 
 int mpishmem_peek_gpu_wanted(void)
 {
-    const char *d = getenv("SHMEM_DEFAULT_SPACE"), *e = getenv("SHMEM_ENABLE_GPU_SPACE");
+    const char *d = mpishmem_env("SHMEM_DEFAULT_SPACE"), *e = mpishmem_env("SHMEM_ENABLE_GPU_SPACE");
     return (d != NULL && strcasecmp(d, "GPU") == 0) || (e != NULL && mpishmem_parse_bool(e) == 1);
 }
 
@@ -97,7 +98,7 @@ void mpishmem_agree_space_settings(const mpishmem_settings_t *set)
     for (int i = 0; i < N_AGREE; i++) {
         if (r[i] == ~r[N_AGREE + i])
             continue;
-        const char *here = getenv(names[i]);
+        const char *here = mpishmem_env(names[i]);
         mpishmem_fatal("shmem_init", "%s must be the same on every PE, but PEs disagree (this "
                        "PE: %s%s%s)", names[i], here ? "'" : "", here ? mpishmem_env_shown(here) : "unset",
                        here ? "'" : "");

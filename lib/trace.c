@@ -30,6 +30,7 @@
 #include "env.h"
 #include "../mpi_backend/error.h"
 #include "trace.h"
+#include "../mpi_backend/env_read.h"
 
 int mpishmem_trace_on;
 
@@ -150,7 +151,7 @@ void mpishmem_trace_init(void)
      * 0 off, 1 on, -1 PE 0 cannot create the file. */
     int on = 0, err = 0;
     if (mpishmem_rt.my_pe == 0) {
-        const char *v = getenv("MPISHMEM_TRACE");
+        const char *v = mpishmem_env("MPISHMEM_TRACE");
         on = v != NULL && v[0] != '\0'; /* empty counts as unset (docs/environment.md) */
         if (on && (path = strdup(v)) == NULL)
             mpishmem_fatal("shmem_init", "out of memory for MPISHMEM_TRACE");

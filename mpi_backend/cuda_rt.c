@@ -19,6 +19,7 @@
 #include "cuda_api.h"
 #include "cuda_rt.h"
 #include "error.h"
+#include "env_read.h"
 
 #define DECLARE_PTR(name, ret, args) static ret(*p_##name) args;
 MPISHMEM_CUDA_FUNCS(DECLARE_PTR)
@@ -45,7 +46,7 @@ static char load_why[200];
 
 static void *open_runtime(void)
 {
-    const char *forced = getenv("MPISHMEM_CUDART");
+    const char *forced = mpishmem_env("MPISHMEM_CUDART");
     if (forced && *forced)
         return dlopen(forced, RTLD_NOW | RTLD_LOCAL);
     static const char *const names[] = {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi_cvar.h"
+#include "env_read.h"
 
 /* Whether the user chose the variable: MPICH reads MPIR_CVAR_X, MPICH_X
  * and MPIR_PARAM_X. */
@@ -14,16 +15,16 @@ static int user_set(const char *name)
 {
     const char *prefix = "MPIR_CVAR_";
     size_t plen = strlen(prefix);
-    if (getenv(name) != NULL)
+    if (mpishmem_env(name) != NULL)
         return 1;
     if (strncmp(name, prefix, plen) != 0)
         return 0;
     char alias[256];
     snprintf(alias, sizeof alias, "MPICH_%s", name + plen);
-    if (getenv(alias) != NULL)
+    if (mpishmem_env(alias) != NULL)
         return 1;
     snprintf(alias, sizeof alias, "MPIR_PARAM_%s", name + plen);
-    return getenv(alias) != NULL;
+    return mpishmem_env(alias) != NULL;
 }
 
 /* MPIR_CVAR_ names exist only in MPICH and its derivatives.  Elsewhere

@@ -12,6 +12,7 @@
 #include "gpu_path.h"
 #include "progress.h"
 #include "runtime.h"
+#include "env_read.h"
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
@@ -163,7 +164,7 @@ int mpishmem_launcher_oversubscribed(void)
     static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
     long local = 0;
     for (size_t i = 0; i < sizeof vars / sizeof vars[0] && local <= 0; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = mpishmem_env(vars[i]);
         if (v != NULL)
             local = strtol(v, NULL, 10);
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "progress_thread.h"
 #include "progress.h"
+#include "env_read.h"
 
 /* Time between two polls.  A peer's blocking get or fetch_add on a
  * computing PE waits up to this long (plus the poll) for the target side;
@@ -66,7 +67,7 @@ static void *poll_mpi(void *arg)
 
 static int env_int(const char *name)
 {
-    const char *v = getenv(name);
+    const char *v = mpishmem_env(name);
     if (v == NULL || *v == '\0')
         return 0;
     char *end;

@@ -22,13 +22,14 @@
 #include <stdlib.h>
 
 #include "quirks.h"
+#include "env_read.h"
 
 static const char *applied;
 
 void mpishmem_quirks_before_mpi_init(void)
 {
 #if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
-    if (getenv("OMPI_MCA_osc") == NULL) {
+    if (mpishmem_env("OMPI_MCA_osc") == NULL) {
         setenv("OMPI_MCA_osc", "ucx,sm", 0);
         applied = "OMPI_MCA_osc=ucx,sm set by shmem_init before it started MPI (Open MPI 4 "
                   "osc/rdma fails 64-bit compare-and-swap on the calling process)";
@@ -44,7 +45,7 @@ void mpishmem_quirks_before_mpi_init(void)
 const char *mpishmem_quirks_window_advice(int we_started_mpi)
 {
 #if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
-    if (!we_started_mpi && getenv("OMPI_MCA_osc") == NULL)
+    if (!we_started_mpi && mpishmem_env("OMPI_MCA_osc") == NULL)
         return "; the program started MPI itself with Open MPI 4's default one-sided "
                "component (osc/rdma), which cannot make windows here: run it with "
                "OMPI_MCA_osc=ucx,sm in the environment (or mpiexec --mca osc ucx,sm), "

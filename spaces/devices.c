@@ -20,6 +20,7 @@
 #include "devices.h"
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/runtime.h"
+#include "../mpi_backend/env_read.h"
 
 #if MPISHMEM_HAVE_MPI_EXT
 #include <mpi-ext.h> /* Open MPI declares MPIX_Query_cuda_support here */
@@ -90,7 +91,7 @@ static int device_before_mpi = -1;
 
 void mpishmem_devices_init(void)
 {
-    const char *v = getenv("MPISHMEM_VISIBLE_DEVICES");
+    const char *v = mpishmem_env("MPISHMEM_VISIBLE_DEVICES");
     if (!chosen_before_mpi) {
         mpishmem_devices.gpu = -1;
         mpishmem_devices.gpu_discovered = 0;
@@ -178,7 +179,7 @@ static int launcher_local_rank(void)
                                        "PMIX_LOCAL_RANK", "PMI_LOCAL_RANK", "SLURM_LOCALID",
                                        "PALS_LOCAL_RANKID", "MV2_COMM_WORLD_LOCAL_RANK"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = mpishmem_env(vars[i]);
         char *end;
         long r = v ? strtol(v, &end, 10) : -1;
         if (v && *v && *end == '\0' && r >= 0 && r < 1 << 20)
@@ -192,7 +193,7 @@ void mpishmem_devices_before_mpi(int gpu_wanted)
     int local = gpu_wanted ? launcher_local_rank() : -1;
     if (local < 0)
         return; /* chosen after MPI_Init, from the node communicator */
-    const char *v = getenv("MPISHMEM_VISIBLE_DEVICES"), *bad;
+    const char *v = mpishmem_env("MPISHMEM_VISIBLE_DEVICES"), *bad;
     size_t bad_len;
     if (v && mpishmem_devices_parse(v, &mpishmem_devices, &bad, &bad_len) != 0)
         return; /* shmem_init reports it once MPI runs */

@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "globals_shm.h"
+#include "../mpi_backend/env_read.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 
@@ -74,7 +75,7 @@ static size_t page_bytes(void)
 
 static int env_off(const char *name)
 {
-    const char *v = getenv(name);
+    const char *v = mpishmem_env(name);
     if (v == NULL)
         return 0;
     return strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "false") == 0 ||

@@ -24,6 +24,7 @@
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/env_read.h"
 
 shmem_space_t mpishmem_space_default_handle;
 shmem_space_t mpishmem_space_cpu_handle;
@@ -196,7 +197,7 @@ void mpishmem_spaces_finalize(void)
 
 void mpishmem_spaces_report(void)
 {
-    const char *vis = getenv("MPISHMEM_VISIBLE_DEVICES");
+    const char *vis = mpishmem_env("MPISHMEM_VISIBLE_DEVICES");
     printf("  SHMEM_ENABLE_CPU_SPACE, SHMEM_ENABLE_GPU_SPACE  enable a memory space "
            "[CPU %s, GPU %s]\n"
            "  SHMEM_DEFAULT_SPACE   CPU or GPU: what shmem_malloc allocates from [%s]\n"

@@ -12,9 +12,9 @@
 #include <mpi.h>
 #include <shmem.h>
 #include "../env.h"
-#include "../env_table.h"
 #include "../../mpi_backend/gpu_path.h"
 #include "../../spaces/devices.h"
+#include "../../mpi_backend/env_read.h"
 
 static const char *thread_level(int l)
 {
@@ -41,9 +41,11 @@ static void variables(void)
 {
     printf("Environment variables the library reads (value here):\n");
     for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
-        const char *val = getenv(v->name);
-        printf("  %-26s %s%s%s\n      %s (default: %s)\n", v->name, val ? "'" : "",
-               val ? mpishmem_env_shown(val) : "unset", val ? "'" : "", v->meaning, v->dflt);
+        /* Prefix rows (MPIR_CVAR_*) have no single value. */
+        const char *val = strchr(v->name, '*') ? NULL : mpishmem_env(v->name);
+        printf("  %-26s %s%s%s\n      %s (default: %s; %s; used by %s)\n", v->name,
+               val ? "'" : "", val ? mpishmem_env_shown(val) : "unset", val ? "'" : "",
+               v->meaning, v->dflt, mpishmem_env_scope_name(v->scope), v->layer);
     }
 }
 
@@ -54,9 +56,18 @@ int main(int argc, char **argv)
             printf("%s\n", v->name);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--markdown") == 0) {
+        /* docs/environment.md holds this table; test/tools/info_vars.sh
+         * checks that it is this output. */
+        printf("| variable | default | PEs | used by | meaning |\n| --- | --- | --- | --- | --- |\n");
+        for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++)
+            printf("| `%s` | %s | %s | %s | %s |\n", v->name, v->dflt,
+                   mpishmem_env_scope_name(v->scope), v->layer, v->meaning);
+        return 0;
+    }
     if (argc > 1) {
         fprintf(stderr, "mpishmem: mpishmem-info: unknown argument '%s' (usage: "
-                        "mpishmem-info [--vars])\n", argv[1]);
+                        "mpishmem-info [--vars | --markdown])\n", argv[1]);
         return 2;
     }
     int provided = -1;

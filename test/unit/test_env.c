@@ -2,7 +2,10 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <string.h>
 #include "lib/env.h"
+#include "mpi_backend/env_read.h"
 
 /* A value that must parse to `want`. */
 static void accept(const char *text, size_t want)
@@ -154,21 +157,70 @@ END_TEST
 /* The first variable of the list that is set wins, even when it is empty. */
 START_TEST(test_getenv_first)
 {
-    static const char *const names[] = {"MPISHMEM_UT_A", "MPISHMEM_UT_B", NULL};
+    static const char *const names[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
     const char *which = "untouched";
-    unsetenv("MPISHMEM_UT_A");
-    unsetenv("MPISHMEM_UT_B");
+    unsetenv("SHMEM_SYMMETRIC_SIZE");
+    unsetenv("SMA_SYMMETRIC_SIZE");
     ck_assert_ptr_null(mpishmem_getenv_first(names, &which));
     ck_assert_str_eq(which, "untouched");
-    setenv("MPISHMEM_UT_B", "2M", 1);
+    setenv("SMA_SYMMETRIC_SIZE", "2M", 1);
     ck_assert_str_eq(mpishmem_getenv_first(names, &which), "2M");
-    ck_assert_str_eq(which, "MPISHMEM_UT_B");
-    setenv("MPISHMEM_UT_A", "", 1);
+    ck_assert_str_eq(which, "SMA_SYMMETRIC_SIZE");
+    setenv("SHMEM_SYMMETRIC_SIZE", "", 1);
     ck_assert_str_eq(mpishmem_getenv_first(names, &which), "");
-    ck_assert_str_eq(which, "MPISHMEM_UT_A");
+    ck_assert_str_eq(which, "SHMEM_SYMMETRIC_SIZE");
     ck_assert_str_eq(mpishmem_getenv_first(names, NULL), "");
-    unsetenv("MPISHMEM_UT_A");
-    unsetenv("MPISHMEM_UT_B");
+    unsetenv("SHMEM_SYMMETRIC_SIZE");
+    unsetenv("SMA_SYMMETRIC_SIZE");
+}
+END_TEST
+
+/* The settings table: every read goes through it (Check forks each test,
+ * so a freeze here does not leak into the next). */
+START_TEST(test_env_unlisted_stops)
+{
+    (void)mpishmem_env("MPISHMEM_NOT_A_SETTING"); /* aborts: not in the table */
+}
+END_TEST
+
+START_TEST(test_env_freeze)
+{
+    setenv("MPISHMEM_BARRIER", "mpi", 1);
+    setenv("MPI_LOCALNRANKS", "2", 1);
+    ck_assert_str_eq(mpishmem_env("MPISHMEM_BARRIER"), "mpi");
+    mpishmem_env_freeze();
+    setenv("MPISHMEM_BARRIER", "shm", 1);
+    unsetenv("SHMEM_DEBUG");
+    setenv("SHMEM_DEBUG", "1", 1);
+    setenv("MPI_LOCALNRANKS", "3", 1);
+    /* Ours: what the freeze saw.  The launcher's: live. */
+    ck_assert_str_eq(mpishmem_env("MPISHMEM_BARRIER"), "mpi");
+    ck_assert_ptr_null(mpishmem_env("SHMEM_DEBUG"));
+    ck_assert_str_eq(mpishmem_env("MPI_LOCALNRANKS"), "3");
+}
+END_TEST
+
+START_TEST(test_env_prefix_rows)
+{
+    setenv("MPIR_CVAR_UT_SOMETHING", "7", 1);
+    ck_assert_str_eq(mpishmem_env("MPIR_CVAR_UT_SOMETHING"), "7");
+    ck_assert_ptr_nonnull(mpishmem_env_row("MPICH_ANYTHING"));
+    ck_assert_ptr_null(mpishmem_env_row("MPIR_CVA"));
+}
+END_TEST
+
+START_TEST(test_env_table_complete)
+{
+    for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
+        ck_assert_msg(v->dflt && v->layer && v->meaning && *v->meaning, "%s: a field is empty",
+                      v->name);
+        ck_assert_msg(strcmp(v->layer, "lib") == 0 || strcmp(v->layer, "spaces") == 0 ||
+                          strcmp(v->layer, "teams") == 0 || strcmp(v->layer, "mpi_backend") == 0,
+                      "%s: layer '%s' is not one of the four", v->name, v->layer);
+        for (const mpishmem_env_var_t *w = v + 1; w->name; w++)
+            ck_assert_msg(strcmp(v->name, w->name) != 0, "%s is listed twice", v->name);
+        ck_assert_ptr_eq(mpishmem_env_row(v->name), v);
+    }
 }
 END_TEST
 
@@ -189,12 +241,21 @@ static Suite *env_suite(void)
     tcase_add_test(other, test_bool);
     tcase_add_test(other, test_getenv_first);
     suite_add_tcase(s, other);
+    TCase *table = tcase_create("settings_table");
+    tcase_add_test_raise_signal(table, test_env_unlisted_stops, SIGABRT);
+    tcase_add_test(table, test_env_freeze);
+    tcase_add_test(table, test_env_prefix_rows);
+    tcase_add_test(table, test_env_table_complete);
+    suite_add_tcase(s, table);
     return s;
 }
 
 int main(void)
 {
     SRunner *sr = srunner_create(env_suite());
+    /* Forked, whatever CK_FORK says: the settings-table tests abort or
+     * freeze the environment, each in its own process. */
+    srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
