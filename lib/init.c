@@ -47,10 +47,10 @@ static int shmem_level_of_mpi(int mpi_level)
  * consecutive or strided world ranks, tables of the node's size otherwise). */
 static void map_node(void)
 {
-    MPI_Comm_split_type(mpishmem_rt.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                        &mpishmem_rt.node);
-    MPI_Comm_size(mpishmem_rt.node, &mpishmem_rt.node_size);
-    MPI_Comm_rank(mpishmem_rt.node, &mpishmem_rt.node_rank);
+    MPISHMEM_MPI(MPI_Comm_split_type(mpishmem_rt.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                     &mpishmem_rt.node));
+    MPISHMEM_MPI(MPI_Comm_size(mpishmem_rt.node, &mpishmem_rt.node_size));
+    MPISHMEM_MPI(MPI_Comm_rank(mpishmem_rt.node, &mpishmem_rt.node_rank));
     if (mpishmem_pe_map_of_comm(&mpishmem_rt.node_map, mpishmem_rt.node) != 0)
         mpishmem_fatal("shmem_init", "out of memory for the map of the %d PEs of this node",
                        mpishmem_rt.node_size);
@@ -268,7 +268,7 @@ static void start(int requested, int *provided)
         mpishmem_devices_after_mpi();
         mpishmem_rt.we_initialized_mpi = 1;
     } else {
-        MPI_Query_thread(&mpi_provided);
+        MPISHMEM_MPI(MPI_Query_thread(&mpi_provided));
     }
     int level = shmem_level_of_mpi(mpi_provided);
     mpishmem_rt.thread_level = level < requested ? level : requested;
@@ -278,10 +278,10 @@ static void start(int requested, int *provided)
      * outnumber cores (mpi_backend/progress.h). */
     mpishmem_rt.yield = mpishmem_launcher_oversubscribed();
     mpishmem_comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
-    MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe);
-    MPI_Comm_size(mpishmem_rt.world, &mpishmem_rt.n_pes);
+    MPISHMEM_MPI(MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe));
+    MPISHMEM_MPI(MPI_Comm_size(mpishmem_rt.world, &mpishmem_rt.n_pes));
     /* Errors inside the library are reported by us, with the routine name. */
-    MPI_Comm_set_errhandler(mpishmem_rt.world, MPI_ERRORS_RETURN);
+    MPISHMEM_MPI(MPI_Comm_set_errhandler(mpishmem_rt.world, MPI_ERRORS_RETURN));
     mpishmem_comm_dup(mpishmem_rt.world, &mpishmem_rt.exit_comm);
 
     mpishmem_settings_t set;
@@ -380,15 +380,15 @@ void shmem_finalize(void)
     mpishmem_globals_destroy();
     mpishmem_heap_destroy(&mpishmem_default_heap);
     mpishmem_pe_map_free(&mpishmem_rt.node_map);
-    MPI_Comm_free(&mpishmem_rt.node);
-    MPI_Comm_free(&mpishmem_rt.exit_comm);
-    MPI_Comm_free(&mpishmem_rt.world);
+    MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.node));
+    MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.exit_comm));
+    MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.world));
     mpishmem_rt.state = MPISHMEM_FINALIZED;
     if (mpishmem_rt.we_initialized_mpi) {
         int down = 0;
         MPI_Finalized(&down);
         if (!down)
-            MPI_Finalize();
+            MPISHMEM_MPI(MPI_Finalize());
     }
 }
 

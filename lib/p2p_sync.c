@@ -32,7 +32,7 @@ static void sync_separate(void)
     if (MPISHMEM_UNLIKELY(mpishmem_segments.any_separate))
         for (int i = 0; i < mpishmem_segments.count; i++)
             for (int k = 0; k < mpishmem_segment_n_lanes(mpishmem_segments.sorted[i]); k++)
-                MPI_Win_sync(mpishmem_segments.sorted[i]->lanes[k].win);
+                MPISHMEM_MPI(MPI_Win_sync(mpishmem_segments.sorted[i]->lanes[k].win));
 }
 
 /* One step of a wait. */

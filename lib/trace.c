@@ -72,17 +72,17 @@ void mpishmem_trace_coll(MPI_Comm comm, int root, size_t bytes)
     if (table == NULL)
         return;
     int n, me;
-    MPI_Comm_size(comm, &n);
-    MPI_Comm_rank(comm, &me);
+    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &me));
     int *ranks = malloc(2 * (size_t)n * sizeof(int));
     if (ranks == NULL)
         mpishmem_fatal("MPISHMEM_TRACE", "out of memory for a collective of %d PEs", n);
     for (int i = 0; i < n; i++)
         ranks[i] = i;
     MPI_Group g;
-    MPI_Comm_group(comm, &g);
-    MPI_Group_translate_ranks(g, n, ranks, world_group, ranks + n);
-    MPI_Group_free(&g);
+    MPISHMEM_MPI(MPI_Comm_group(comm, &g));
+    MPISHMEM_MPI(MPI_Group_translate_ranks(g, n, ranks, world_group, ranks + n));
+    MPISHMEM_MPI(MPI_Group_free(&g));
     size_t mine = root < 0 || root == me ? bytes : 0;
     for (int i = 0; i < n; i++) {
         if (i == me || ranks[n + i] == MPI_UNDEFINED)
@@ -160,7 +160,7 @@ void mpishmem_trace_init(void)
             on = -1;
         }
     }
-    MPI_Bcast(&on, 1, MPI_INT, 0, mpishmem_rt.world);
+    MPISHMEM_MPI(MPI_Bcast(&on, 1, MPI_INT, 0, mpishmem_rt.world));
     if (on < 0) {
         if (mpishmem_rt.my_pe == 0)
             mpishmem_fatal("shmem_init", "cannot write trace file %s (MPISHMEM_TRACE): %s",
@@ -176,7 +176,7 @@ void mpishmem_trace_init(void)
     if (table == NULL)
         mpishmem_fatal("shmem_init", "out of memory for the MPISHMEM_TRACE table of %d PEs",
                        mpishmem_rt.n_pes);
-    MPI_Comm_group(mpishmem_rt.world, &world_group);
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &world_group));
     mpishmem_trace_on = 1;
 }
 
@@ -242,7 +242,7 @@ void mpishmem_trace_finalize(void)
         if (counts == NULL || displs == NULL)
             mpishmem_fatal("shmem_finalize", "out of memory for the trace");
     }
-    MPI_Gather(&sendcount, 1, MPI_INT, counts, 1, MPI_INT, 0, mpishmem_rt.world);
+    MPISHMEM_MPI(MPI_Gather(&sendcount, 1, MPI_INT, counts, 1, MPI_INT, 0, mpishmem_rt.world));
     if (me == 0) {
         long long total = 0;
         for (int i = 0; i < n; i++) {
@@ -254,8 +254,8 @@ void mpishmem_trace_finalize(void)
         if ((all = malloc(((size_t)total + 1) * sizeof *all)) == NULL)
             mpishmem_fatal("shmem_finalize", "out of memory for the trace");
     }
-    MPI_Gatherv(mine, sendcount, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0,
-                mpishmem_rt.world);
+    MPISHMEM_MPI(MPI_Gatherv(mine, sendcount, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0,
+                             mpishmem_rt.world));
     if (me == 0) {
         write_csv(f, all, counts);
         tmp_file = NULL;
@@ -272,5 +272,5 @@ void mpishmem_trace_finalize(void)
     path = NULL;
     free(tmp_path);
     tmp_path = NULL;
-    MPI_Group_free(&world_group);
+    MPISHMEM_MPI(MPI_Group_free(&world_group));
 }

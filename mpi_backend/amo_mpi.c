@@ -7,6 +7,7 @@
 #include "amo_path.h"
 #include "progress.h"
 #include "runtime.h"
+#include "error.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
  * locally, so operands must outlive the caller's stack frame.  Each slot
@@ -65,14 +66,15 @@ static void fetch_threaded(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Dat
         pthread_mutex_lock(&oversubscribed_fetch);
     if (op == MPISHMEM_AMO_CSWAP) {
         unsigned v = stash_operand(value, size), c = stash_operand(cond, size);
-        MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
-        MPI_Win_flush_local(rank, s->win);
+        MPISHMEM_MPI(MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win));
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
     } else {
         MPI_Request req;
         const void *origin = op == MPISHMEM_AMO_FETCH ? NULL : &stash[stash_operand(value, size)];
-        MPI_Rget_accumulate(origin, origin != NULL, dt, result, 1, dt, rank, disp, 1, dt,
-                            op == MPISHMEM_AMO_FETCH ? MPI_NO_OP : mpi_op_of(op), s->win, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Rget_accumulate(origin, origin != NULL, dt, result, 1, dt, rank, disp, 1,
+                                         dt, op == MPISHMEM_AMO_FETCH ? MPI_NO_OP : mpi_op_of(op),
+                                         s->win, &req));
+        MPISHMEM_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     }
     if (serialize)
         pthread_mutex_unlock(&oversubscribed_fetch);
@@ -89,7 +91,7 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
     if (result == NULL) {
         /* set, add, and, or, xor: nothing to wait for. */
         unsigned v = stash_operand(value, size);
-        MPI_Accumulate(&stash[v], 1, dt, rank, disp, 1, dt, mpi_op_of(op), s->win);
+        MPISHMEM_MPI(MPI_Accumulate(&stash[v], 1, dt, rank, disp, 1, dt, mpi_op_of(op), s->win));
         stash_seq[v] = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
         return;
     }
@@ -100,15 +102,17 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
         if (op == MPISHMEM_AMO_CSWAP) {
             v = stash_operand(value, size);
             c = stash_operand(cond, size);
-            MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win);
+            MPISHMEM_MPI(MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp,
+                                              s->win));
         } else if (op == MPISHMEM_AMO_FETCH) {
-            MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win);
+            MPISHMEM_MPI(MPI_Fetch_and_op(NULL, result, dt, rank, disp, MPI_NO_OP, s->win));
         } else {
             v = stash_operand(value, size);
-            MPI_Fetch_and_op(&stash[v], result, dt, rank, disp, mpi_op_of(op), s->win);
+            MPISHMEM_MPI(MPI_Fetch_and_op(&stash[v], result, dt, rank, disp, mpi_op_of(op),
+                                          s->win));
         }
         if (blocking) {
-            MPI_Win_flush_local(rank, s->win);
+            MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
         } else {
             uint64_t seq = mpishmem_lane_mark(p, s, &s->lanes[0], pe);
             if (v < STASH_SLOTS)
@@ -122,6 +126,7 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
      * progressing incoming operations, and a lock or flag loop would hang. */
     if (pe == mpishmem_rt.my_pe) {
         int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag,
+                                MPI_STATUS_IGNORE));
     }
 }

@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "segment.h"
 #include "runtime.h"
+#include "error.h"
 
 mpishmem_lane_state_t mpishmem_lane_states[MPISHMEM_MAX_LANES] = {
 #define LANE_STATE_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}
@@ -42,14 +43,14 @@ static void flush_listed(mpishmem_lane_t *l)
          * large transfers finish once the window has seen a per-target
          * flush_local (test/rma shows it). */
         if (mpishmem_dirty_clear(e, &next))
-            MPI_Win_flush(mpishmem_lane_rank(l, e->pe), l->win);
+            MPISHMEM_MPI(MPI_Win_flush(mpishmem_lane_rank(l, e->pe), l->win));
 }
 
 /* Out of memory for a new target's entry: complete the operation now, so
  * nothing about it needs recording.  Returns a number already complete. */
 uint64_t mpishmem_lane_mark_failed(mpishmem_lane_t *l, int pe)
 {
-    MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+    MPISHMEM_MPI(MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win));
     return 0;
 }
 
@@ -91,7 +92,7 @@ static void flush_pe_lane(uint64_t seq, mpishmem_segment_t *s, int k, int pe)
     pthread_mutex_lock(&st->lock);
     mpishmem_lane_t *l = &s->lanes[k];
     if (mpishmem_dirty_clear_pe(&l->dirty, pe))
-        MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win);
+        MPISHMEM_MPI(MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win));
     pthread_mutex_unlock(&st->lock);
 }
 

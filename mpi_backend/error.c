@@ -43,6 +43,19 @@ void mpishmem_fatal(const char *routine, const char *fmt, ...)
     mpishmem_stop_job();
 }
 
+void mpishmem_mpi_failed(const char *routine, const char *call, int rc)
+{
+    /* The call's name: its text up to the first parenthesis. */
+    char name[64];
+    size_t n = strcspn(call, "( ");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), call);
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error code %d", rc);
+    mpishmem_fatal(routine, "%s failed: %s", name, text);
+}
+
 void mpishmem_fatal_state(const char *routine)
 {
     if (mpishmem_rt.state == MPISHMEM_FINALIZED)

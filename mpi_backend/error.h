@@ -33,6 +33,24 @@ static inline const char *mpishmem_api_name(const char *routine)
     return routine;
 }
 
+/* The one MPI error rule (docs/checks.md, "MPI errors").  The library's
+ * communicators and windows return MPI errors to the library instead of
+ * aborting inside MPI, and every MPI call it makes is either wrapped here
+ * or uses its return value where it stands (saying why);
+ * test/errors/mpi_rule.py checks the sources.  A failure stops the job with
+ * "mpishmem: <routine>: <MPI call> failed: <MPI's error string>", where
+ * <routine> is the OpenSHMEM routine or the library function that made the
+ * call. */
+void mpishmem_mpi_failed(const char *routine, const char *call, int rc)
+    __attribute__((noreturn, cold));
+#define MPISHMEM_MPI(call) MPISHMEM_MPI_IN(__func__, call)
+#define MPISHMEM_MPI_IN(routine, call)                                                     \
+    do {                                                                                   \
+        int mpishmem_rc_ = (call);                                                         \
+        if (MPISHMEM_UNLIKELY(mpishmem_rc_ != MPI_SUCCESS))                                \
+            mpishmem_mpi_failed(routine, #call, mpishmem_rc_);                             \
+    } while (0)
+
 /* Explains why a routine was called at the wrong time and stops. */
 void mpishmem_fatal_state(const char *routine) __attribute__((noreturn, cold));
 void mpishmem_fatal_pe(const char *routine, int pe) __attribute__((noreturn, cold));

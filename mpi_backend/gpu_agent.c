@@ -28,6 +28,7 @@
 #include "cuda_rt.h"
 #include "gpu_agent.h"
 #include "progress.h"
+#include "error.h"
 
 #define REQ_TAG 1
 #define FIRST_REPLY_TAG 2
@@ -156,7 +157,7 @@ static void serve_get(mpishmem_segment_t *s, MPI_Comm comm, int src, const req_t
         size_t c = r->len - done < MPISHMEM_GPU_CHUNK ? r->len - done : MPISHMEM_GPU_CHUNK;
         mpishmem_wait_request(&out[k % 2]);
         mpishmem_cuda_copy(out_buf[k % 2], 0, s->base + r->off + done, 1, c);
-        MPI_Isend(out_buf[k % 2], (int)c, MPI_BYTE, src, r->reply, comm, &out[k % 2]);
+        MPISHMEM_MPI(MPI_Isend(out_buf[k % 2], (int)c, MPI_BYTE, src, r->reply, comm, &out[k % 2]));
         done += c;
     }
     mpishmem_wait_request(&out[0]);
@@ -176,7 +177,7 @@ static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
                            (unsigned long long)r.len);
         mpishmem_cuda_copy(s->base + r.off, 1, in_buf + HDR, 0, r.len);
         if (r.reply >= 0)
-            MPI_Send(NULL, 0, MPI_BYTE, src, r.reply, comm);
+            MPISHMEM_MPI(MPI_Send(NULL, 0, MPI_BYTE, src, r.reply, comm));
         break;
     case REQ_GET:
         serve_get(s, comm, src, &r);
@@ -186,7 +187,7 @@ static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
             mpishmem_fatal("mpishmem agent", "a %u-byte AMO at offset %llu does not fit the "
                            "%s", r.size, (unsigned long long)r.off, s->name);
         uint64_t old = mpishmem_gpu_amo_apply(s, (int)r.op, r.off, r.size, r.value, r.cond);
-        MPI_Send(&old, 8, MPI_BYTE, src, r.reply, comm);
+        MPISHMEM_MPI(MPI_Send(&old, 8, MPI_BYTE, src, r.reply, comm));
         break;
     }
     default:
@@ -204,11 +205,11 @@ static void serve_locked(void)
             int flag = 0, bytes = 0;
             MPI_Message m;
             MPI_Status st;
-            MPI_Improbe(MPI_ANY_SOURCE, REQ_TAG, comm, &flag, &m, &st);
+            MPISHMEM_MPI(MPI_Improbe(MPI_ANY_SOURCE, REQ_TAG, comm, &flag, &m, &st));
             if (!flag)
                 break;
-            MPI_Get_count(&st, MPI_BYTE, &bytes);
-            MPI_Mrecv(in_buf, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+            MPISHMEM_MPI(MPI_Get_count(&st, MPI_BYTE, &bytes));
+            MPISHMEM_MPI(MPI_Mrecv(in_buf, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE));
             serve_one(s, comm, st.MPI_SOURCE, bytes);
         }
     }
@@ -230,7 +231,7 @@ void mpishmem_gpu_wait_serving(MPI_Request *r)
     unsigned spins = 0;
     int done = 0;
     for (;;) {
-        MPI_Test(r, &done, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE));
         if (done)
             return;
         serve_locked();
@@ -253,7 +254,7 @@ void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const voi
     mpishmem_gpu_agent_lock();
     MPI_Request ack, out[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     int tag = reply_tag();
-    MPI_Irecv(NULL, 0, MPI_BYTE, rank, tag, comm, &ack);
+    MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, rank, tag, comm, &ack));
     for (size_t done = 0, k = 0; done < n; k++) {
         size_t c = n - done < MPISHMEM_GPU_CHUNK ? n - done : MPISHMEM_GPU_CHUNK;
         char *buf = stage_buf[k % 2];
@@ -265,7 +266,7 @@ void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const voi
             mpishmem_cuda_copy(buf + HDR, 0, (const char *)src + done, 1, c);
         else
             memcpy(buf + HDR, (const char *)src + done, c);
-        MPI_Isend(buf, (int)(HDR + c), MPI_BYTE, rank, REQ_TAG, comm, &out[k % 2]);
+        MPISHMEM_MPI(MPI_Isend(buf, (int)(HDR + c), MPI_BYTE, rank, REQ_TAG, comm, &out[k % 2]));
         done += c;
     }
     mpishmem_gpu_wait_serving(&out[0]);
@@ -293,11 +294,11 @@ void mpishmem_gpu_agent_get(mpishmem_segment_t *s, int pe, size_t off, void *des
     for (size_t k = 0; k < chunks; k++) {
         size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
                                                                          : MPISHMEM_GPU_CHUNK;
-        MPI_Irecv(land + at, (int)c, MPI_BYTE, rank, tag, comm, &in[k]);
+        MPISHMEM_MPI(MPI_Irecv(land + at, (int)c, MPI_BYTE, rank, tag, comm, &in[k]));
     }
     req_t r = {.type = REQ_GET, .reply = tag, .off = off, .len = n};
     memcpy(stage_buf[0], &r, HDR);
-    MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent);
+    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent));
     for (size_t k = 0; k < chunks; k++) {
         mpishmem_gpu_wait_serving(&in[k]);
         size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
@@ -321,11 +322,11 @@ uint64_t mpishmem_gpu_agent_amo(mpishmem_segment_t *s, int pe, int op, size_t of
     mpishmem_gpu_agent_lock();
     int tag = reply_tag();
     MPI_Request ans, sent;
-    MPI_Irecv(&old, 8, MPI_BYTE, rank, tag, comm, &ans);
+    MPISHMEM_MPI(MPI_Irecv(&old, 8, MPI_BYTE, rank, tag, comm, &ans));
     req_t r = {.type = REQ_AMO, .reply = tag, .off = off, .op = (uint32_t)op,
                .size = (uint32_t)size, .value = value, .cond = cond};
     memcpy(stage_buf[0], &r, HDR);
-    MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent);
+    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent));
     mpishmem_gpu_wait_serving(&sent);
     mpishmem_gpu_wait_serving(&ans);
     mpishmem_gpu_agent_unlock();

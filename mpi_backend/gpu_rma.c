@@ -23,6 +23,7 @@
 #include "amo_path.h"
 #include "cuda_rt.h"
 #include "gpu_agent.h"
+#include "error.h"
 
 /* The IPC mapping (or own memory) through which pe's copy of device
  * segment s is reached, or NULL. */
@@ -42,8 +43,8 @@ static void staged_put(mpishmem_lane_t *l, int rank, size_t off, const char *src
         char *buf = mpishmem_gpu_stage_buffer(k % 2);
         mpishmem_gpu_wait_serving(&q[k % 2]);
         mpishmem_cuda_copy(buf, 0, src + done, 1, c);
-        MPI_Rput(buf, (int)c, MPI_BYTE, rank, (MPI_Aint)(off + done), (int)c, MPI_BYTE, l->win,
-                 &q[k % 2]);
+        MPISHMEM_MPI(MPI_Rput(buf, (int)c, MPI_BYTE, rank, (MPI_Aint)(off + done), (int)c,
+                              MPI_BYTE, l->win, &q[k % 2]));
         done += c;
     }
     mpishmem_gpu_wait_serving(&q[0]);
@@ -59,8 +60,9 @@ static void staged_get(mpishmem_lane_t *l, int rank, size_t off, char *dest, siz
 #define AT(k) ((k) * MPISHMEM_GPU_CHUNK)
 #define LEN(k) (n - AT(k) < MPISHMEM_GPU_CHUNK ? n - AT(k) : MPISHMEM_GPU_CHUNK)
 #define POST(k)                                                                              \
-    MPI_Rget(mpishmem_gpu_stage_buffer((k) % 2), (int)LEN(k), MPI_BYTE, rank,                \
-             (MPI_Aint)(off + AT(k)), (int)LEN(k), MPI_BYTE, l->win, &q[(k) % 2])
+    MPISHMEM_MPI(MPI_Rget(mpishmem_gpu_stage_buffer((k) % 2), (int)LEN(k), MPI_BYTE, rank,  \
+                          (MPI_Aint)(off + AT(k)), (int)LEN(k), MPI_BYTE, l->win,          \
+                          &q[(k) % 2]))
     for (size_t k = 0; k < chunks && k < 2; k++)
         POST(k);
     for (size_t k = 0; k < chunks; k++) {
@@ -81,8 +83,8 @@ static void mpi_put(shmem_ctx_t ctx, mpishmem_segment_t *s, mpishmem_lane_t *l, 
                     size_t off, const void *src, size_t n, int pe, int blocking)
 {
     mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
-    if (blocking)
-        MPI_Win_flush_local(rank, l->win); /* no bounce copy: the source is device memory */
+    if (blocking) /* no bounce copy: the source is device memory */
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
     mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
@@ -96,7 +98,7 @@ static void mpi_get(shmem_ctx_t ctx, mpishmem_segment_t *s, mpishmem_lane_t *l, 
         mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
     } else {
         mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
-        MPI_Win_flush_local(rank, l->win);
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
     }
 }
 

@@ -27,8 +27,8 @@
 static int probe(mpishmem_segment_t *s, MPI_Comm comm)
 {
     int rank, n;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &n);
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &rank));
+    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
     if (s->size < 32)
         return 0;
     size_t at = s->size - 32; /* [at, at+8): mine; +8: from the left; +16: got from the right */
@@ -36,10 +36,11 @@ static int probe(mpishmem_segment_t *s, MPI_Comm comm)
     uint64_t mine = PROBE_MAGIC | (uint64_t)rank, words[3];
     mpishmem_cuda_copy(s->base + at, 1, &mine, 0, 8);
     mpishmem_barrier_comm(comm);
-    MPI_Put(s->base + at, 8, MPI_BYTE, right, (MPI_Aint)(at + 8), 8, MPI_BYTE, s->win);
-    MPI_Win_flush(right, s->win);
-    MPI_Get(s->base + at + 16, 8, MPI_BYTE, right, (MPI_Aint)at, 8, MPI_BYTE, s->win);
-    MPI_Win_flush(right, s->win);
+    MPISHMEM_MPI(MPI_Put(s->base + at, 8, MPI_BYTE, right, (MPI_Aint)(at + 8), 8, MPI_BYTE,
+                         s->win));
+    MPISHMEM_MPI(MPI_Win_flush(right, s->win));
+    MPISHMEM_MPI(MPI_Get(s->base + at + 16, 8, MPI_BYTE, right, (MPI_Aint)at, 8, MPI_BYTE, s->win));
+    MPISHMEM_MPI(MPI_Win_flush(right, s->win));
     mpishmem_barrier_comm(comm);
     mpishmem_cuda_copy(words, 0, s->base + at, 1, sizeof words);
     int ok = words[1] == (PROBE_MAGIC | (uint64_t)((rank + n - 1) % n)) &&
@@ -59,7 +60,7 @@ static void open_peers(mpishmem_segment_t *s, mpishmem_gpu_seg_t *g, MPI_Comm co
         MPI_SUCCESS)
         return;
     int size;
-    MPI_Comm_size(node, &size);
+    MPISHMEM_MPI(MPI_Comm_size(node, &size));
     char mine[MPISHMEM_CUDA_IPC_BYTES] = {0};
     char *all = calloc((size_t)size, sizeof mine);
     mpishmem_pe_map_t members;
@@ -79,7 +80,7 @@ static void open_peers(mpishmem_segment_t *s, mpishmem_gpu_seg_t *g, MPI_Comm co
     if (have_map)
         mpishmem_pe_map_free(&members);
     free(all);
-    MPI_Comm_free(&node);
+    MPISHMEM_MPI(MPI_Comm_free(&node));
 }
 
 int mpishmem_gpu_seg_create(mpishmem_segment_t *s, int gpu, MPI_Comm comm, int aware)
@@ -90,7 +91,7 @@ int mpishmem_gpu_seg_create(mpishmem_segment_t *s, int gpu, MPI_Comm comm, int a
     mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
     if (!all) {
         if (ok)
-            MPI_Comm_free(&g->agent);
+            MPISHMEM_MPI(MPI_Comm_free(&g->agent));
         free(g);
         free(ipc);
         return -1;
@@ -134,7 +135,7 @@ void mpishmem_gpu_seg_destroy(mpishmem_segment_t *s)
             mpishmem_cuda_ipc_close(g->ipc[pe]);
     /* Every member has closed its mappings before any owner frees. */
     mpishmem_barrier_comm(g->agent);
-    MPI_Comm_free(&g->agent);
+    MPISHMEM_MPI(MPI_Comm_free(&g->agent));
     free(g->ipc);
     free(g);
     s->gpu = NULL;

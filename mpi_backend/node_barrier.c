@@ -17,6 +17,7 @@
 #include "node_shm.h"
 #include "progress.h"
 #include "runtime.h"
+#include "error.h"
 
 /* One flag per line; 128 bytes keeps neighbours apart from the adjacent
  * line prefetcher of x86 too. */
@@ -79,11 +80,11 @@ static int all_on_node(MPI_Comm comm, int n)
     for (int i = 0; i < n; i++)
         mine[i] = i;
     MPI_Group g, wg;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(mpishmem_rt.world, &wg);
-    MPI_Group_translate_ranks(g, n, mine, wg, world);
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
+    MPISHMEM_MPI(MPI_Comm_group(comm, &g));
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &wg));
+    MPISHMEM_MPI(MPI_Group_translate_ranks(g, n, mine, wg, world));
+    MPISHMEM_MPI(MPI_Group_free(&g));
+    MPISHMEM_MPI(MPI_Group_free(&wg));
     int ok = 1;
     for (int i = 0; i < n && ok; i++)
         ok = world[i] != MPI_UNDEFINED && mpishmem_node_rank_of(world[i]) >= 0;
@@ -96,7 +97,7 @@ static int all_agree(MPI_Comm comm, int mine)
 {
     int all = 0;
     MPI_Request req;
-    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req);
+    MPISHMEM_MPI(MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req));
     mpishmem_wait_request(&req);
     return all;
 }
@@ -111,8 +112,8 @@ mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
                                                       enum mpishmem_node_barrier_algo algo)
 {
     int me, n;
-    MPI_Comm_rank(comm, &me);
-    MPI_Comm_size(comm, &n);
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &me));
+    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
     /* Every member must also pick the same algorithm (a PE whose
      * MPISHMEM_BARRIER differs would wait on flags no one raises). */
     int mine = want && all_on_node(comm, n) ? 1 + (int)algo : 0;
@@ -147,7 +148,7 @@ mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
             mpishmem_shm_id_of(fd, b->len, &id);
     }
     MPI_Request req;
-    MPI_Ibcast(&id, sizeof id, MPI_BYTE, 0, comm, &req);
+    MPISHMEM_MPI(MPI_Ibcast(&id, sizeof id, MPI_BYTE, 0, comm, &req));
     mpishmem_wait_request(&req);
     if (me != 0 && ok)
         b->base = mpishmem_shm_map_peer(&id);

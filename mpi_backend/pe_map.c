@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "pe_map.h"
 #include "runtime.h"
+#include "error.h"
 
 void mpishmem_pe_map_strided(mpishmem_pe_map_t *m, int start, int stride, int n)
 {
@@ -85,8 +86,8 @@ int mpishmem_pe_map_search(const mpishmem_pe_map_t *m, int pe)
 int mpishmem_pe_map_of_comm(mpishmem_pe_map_t *m, MPI_Comm comm)
 {
     int n, same = MPI_UNEQUAL;
-    MPI_Comm_size(comm, &n);
-    MPI_Comm_compare(comm, mpishmem_rt.world, &same);
+    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
+    MPISHMEM_MPI(MPI_Comm_compare(comm, mpishmem_rt.world, &same));
     if (same == MPI_IDENT || same == MPI_CONGRUENT) {
         mpishmem_pe_map_strided(m, 0, 1, n); /* the world, in world order */
         return 0;
@@ -101,11 +102,11 @@ int mpishmem_pe_map_of_comm(mpishmem_pe_map_t *m, MPI_Comm comm)
     for (int i = 0; i < n; i++)
         ranks[i] = i;
     MPI_Group g, wg;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(mpishmem_rt.world, &wg);
-    MPI_Group_translate_ranks(g, n, ranks, wg, world);
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
+    MPISHMEM_MPI(MPI_Comm_group(comm, &g));
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &wg));
+    MPISHMEM_MPI(MPI_Group_translate_ranks(g, n, ranks, wg, world));
+    MPISHMEM_MPI(MPI_Group_free(&g));
+    MPISHMEM_MPI(MPI_Group_free(&wg));
     free(ranks);
     return mpishmem_pe_map_take(m, world, n);
 }

@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "runtime.h"
 #include "env_read.h"
+#include "error.h"
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
@@ -27,7 +28,8 @@ unsigned long mpishmem_mpi_activity;
 static inline void poke_mpi(void)
 {
     int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag, MPI_STATUS_IGNORE);
+    MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag,
+                            MPI_STATUS_IGNORE));
 }
 
 static void give_core_away(unsigned n)
@@ -86,21 +88,21 @@ void mpishmem_wait_request(MPI_Request *req)
     unsigned spins = 0;
     int done = 0;
     mpishmem_note_mpi_activity();
-    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     while (!done) {
         mpishmem_note_mpi_activity();
         if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
             mpishmem_gpu_serve();
         if (mpishmem_rt.yield)
             give_core_away(++spins);
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     }
 }
 
 void mpishmem_barrier_comm(MPI_Comm comm)
 {
     MPI_Request req;
-    MPI_Ibarrier(comm, &req);
+    MPISHMEM_MPI(MPI_Ibarrier(comm, &req));
     mpishmem_wait_request(&req);
 }
 
@@ -108,29 +110,26 @@ int mpishmem_allreduce(const void *in, void *out, int count, MPI_Datatype type, 
                        MPI_Comm comm)
 {
     MPI_Request req;
-    int rc = MPI_Iallreduce(in, out, count, type, op, comm, &req);
-    if (rc == MPI_SUCCESS)
-        mpishmem_wait_request(&req);
-    return rc;
+    MPISHMEM_MPI(MPI_Iallreduce(in, out, count, type, op, comm, &req));
+    mpishmem_wait_request(&req);
+    return MPI_SUCCESS; /* a failure stopped the job */
 }
 
 int mpishmem_allgather(const void *in, int in_count, MPI_Datatype in_type, void *out,
                        int out_count, MPI_Datatype out_type, MPI_Comm comm)
 {
     MPI_Request req;
-    int rc = MPI_Iallgather(in, in_count, in_type, out, out_count, out_type, comm, &req);
-    if (rc == MPI_SUCCESS)
-        mpishmem_wait_request(&req);
-    return rc;
+    MPISHMEM_MPI(MPI_Iallgather(in, in_count, in_type, out, out_count, out_type, comm, &req));
+    mpishmem_wait_request(&req);
+    return MPI_SUCCESS; /* a failure stopped the job */
 }
 
 int mpishmem_comm_dup(MPI_Comm comm, MPI_Comm *dup)
 {
     MPI_Request req;
-    int rc = MPI_Comm_idup(comm, dup, &req);
-    if (rc == MPI_SUCCESS)
-        mpishmem_wait_request(&req);
-    return rc;
+    MPISHMEM_MPI(MPI_Comm_idup(comm, dup, &req));
+    mpishmem_wait_request(&req);
+    return MPI_SUCCESS; /* a failure stopped the job */
 }
 
 /* CPUs the cgroup's quota allows (cgroup v2 cpu.max, or v1 cfs quota), or

@@ -16,6 +16,7 @@
 #include "progress_thread.h"
 #include "progress.h"
 #include "env_read.h"
+#include "error.h"
 
 /* Time between two polls.  A peer's blocking get or fetch_add on a
  * computing PE waits up to this long (plus the poll) for the target side;
@@ -60,7 +61,7 @@ static void *poll_mpi(void *arg)
         if (active)
             continue;
         int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE));
     }
     return NULL;
 }
@@ -107,7 +108,7 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want)
     if (mpishmem_comm_dup(world, &comm) != MPI_SUCCESS)
         return EINVAL;
     if (!want) {
-        MPI_Comm_free(&comm);
+        MPISHMEM_MPI(MPI_Comm_free(&comm));
         return 0;
     }
     atomic_store(&stop_flag, 0);
@@ -119,7 +120,7 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want)
     int rc = pthread_create(&thread, NULL, poll_mpi, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        MPI_Comm_free(&comm);
+        MPISHMEM_MPI(MPI_Comm_free(&comm));
         return rc;
     }
     running = 1;
@@ -133,7 +134,7 @@ void mpishmem_progress_thread_stop(void)
     atomic_store_explicit(&stop_flag, 1, memory_order_release);
     pthread_join(thread, NULL);
     running = 0;
-    MPI_Comm_free(&comm);
+    MPISHMEM_MPI(MPI_Comm_free(&comm));
 }
 
 int mpishmem_progress_thread_running(void)

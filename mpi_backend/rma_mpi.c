@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include "progress.h"
 #include "rma_path.h"
+#include "error.h"
 
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off)
 {
@@ -13,7 +14,7 @@ void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size
     const char *p = src;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win);
+        MPISHMEM_MPI(MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win));
         p += c;
         off += c;
         n -= c;
@@ -26,7 +27,7 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
     char *p = dst;
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
-        MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win);
+        MPISHMEM_MPI(MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win));
         p += c;
         off += c;
         n -= c;
@@ -48,8 +49,8 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
         MPI_Request r;
-        MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r));
+        MPISHMEM_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
         p += c;
         off += c;
         n -= c;
@@ -61,11 +62,12 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
 static MPI_Datatype strided_type(size_t count, size_t bsize, ptrdiff_t stride, size_t elem)
 {
     MPI_Datatype element, vec;
-    MPI_Type_contiguous((int)elem, MPI_BYTE, &element);
-    MPI_Type_create_hvector((int)count, (int)bsize, (MPI_Aint)stride * (MPI_Aint)elem, element,
-                            &vec);
-    MPI_Type_commit(&vec);
-    MPI_Type_free(&element);
+    MPISHMEM_MPI(MPI_Type_contiguous((int)elem, MPI_BYTE, &element));
+    MPISHMEM_MPI(MPI_Type_create_hvector((int)count, (int)bsize,
+                                         (MPI_Aint)stride * (MPI_Aint)elem, element,
+                                         &vec));
+    MPISHMEM_MPI(MPI_Type_commit(&vec));
+    MPISHMEM_MPI(MPI_Type_free(&element));
     return vec;
 }
 
@@ -92,11 +94,11 @@ void mpishmem_mpi_strided(MPI_Win win, int is_put, char *local, size_t off,
         MPI_Datatype ltype = strided_type(c, bsize, lst, elem);
         MPI_Datatype ttype = strided_type(c, bsize, tst, elem);
         if (is_put)
-            MPI_Put(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win);
+            MPISHMEM_MPI(MPI_Put(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win));
         else
-            MPI_Get(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win);
-        MPI_Type_free(&ltype);
-        MPI_Type_free(&ttype);
+            MPISHMEM_MPI(MPI_Get(local, 1, ltype, pe, (MPI_Aint)off, 1, ttype, win));
+        MPISHMEM_MPI(MPI_Type_free(&ltype));
+        MPISHMEM_MPI(MPI_Type_free(&ttype));
         local += (ptrdiff_t)c * lst * (ptrdiff_t)elem;
         off += (size_t)((ptrdiff_t)c * tst * (ptrdiff_t)elem);
         nblocks -= c;
@@ -140,7 +142,7 @@ static void bounce_recycle(void)
 {
     for (int i = 0; i < bounce.n_targets; i++)
         if (window_live(bounce.t[i].win))
-            MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win);
+            MPISHMEM_MPI(MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win));
     bounce.n_targets = 0;
     bounce.used = 0;
     __atomic_fetch_add(&mpishmem_bounce_recycles, 1, __ATOMIC_RELAXED);

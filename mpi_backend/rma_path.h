@@ -133,7 +133,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
     }
     mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
     if (blocking)
-        MPI_Win_flush_local(rank, l->win);
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
     mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
@@ -162,7 +162,7 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
             mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
         } else {
             mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
-            MPI_Win_flush_local(rank, l->win);
+            MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
         }
         return;
     }
@@ -221,7 +221,7 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
         mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
     mpishmem_mpi_strided(l->win, is_put, local, off, tst, lst, elem, bsize, nblocks,
                          mpishmem_segment_rank(s, pe));
-    MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win);
+    MPISHMEM_MPI(MPI_Win_flush_local(mpishmem_segment_rank(s, pe), l->win));
     if (is_put)
         mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }

@@ -67,13 +67,13 @@ static void *agree(const char *routine, mpishmem_heap_t *h, void *mine, size_t s
 {
     mpishmem_complete_all();
     int rank = 0;
-    MPI_Comm_rank(h->comm, &rank);
+    MPISHMEM_MPI(MPI_Comm_rank(h->comm, &rank));
     /* Signed and non-negative: MPICH 4.0 takes MPI_MIN of MPI_UINT64_T as
      * signed, so an all-ones "no offset" would win every comparison. */
     int64_t off = (int64_t)offset_of(h, mine);
     int64_t v[3] = {off, INT64_MAX - off, bad ? rank : INT64_MAX}, r[3];
     MPI_Request req;
-    MPI_Iallreduce(v, r, 3, MPI_INT64_T, MPI_MIN, h->comm, &req);
+    MPISHMEM_MPI(MPI_Iallreduce(v, r, 3, MPI_INT64_T, MPI_MIN, h->comm, &req));
     mpishmem_wait_request(&req);
     uint64_t lo = (uint64_t)r[0], hi = (uint64_t)(INT64_MAX - r[1]);
     if (r[2] != INT64_MAX) { /* some PE refused: every PE returns NULL */
@@ -119,8 +119,8 @@ int mpishmem_heap_coll_live(const char *routine, mpishmem_heap_t *h, const void 
     int live = mpishmem_heap_usable_size(h, ptr) != 0; /* the start of a live block */
     mpishmem_complete_all();
     int rank = 0, size = 0, mine, lowest;
-    MPI_Comm_rank(h->comm, &rank);
-    MPI_Comm_size(h->comm, &size);
+    MPISHMEM_MPI(MPI_Comm_rank(h->comm, &rank));
+    MPISHMEM_MPI(MPI_Comm_size(h->comm, &size));
     mine = live ? size : rank;
     mpishmem_allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, h->comm);
     if (lowest == size)

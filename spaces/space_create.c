@@ -36,7 +36,7 @@ shmem_space_cap_t mpishmem_space_caps(const mpishmem_space_t *sp)
 {
     int members = mpishmem_rt.n_pes;
     if (sp->comm != MPI_COMM_NULL)
-        MPI_Comm_size(sp->comm, &members);
+        MPISHMEM_MPI(MPI_Comm_size(sp->comm, &members));
     shmem_space_cap_t c = members == mpishmem_rt.n_pes ? SHMEM_SPACE_CAP_WORLD_ACCESS : 0;
     if (sp->device == SHMEM_DEVICE_CPU)
         /* Host memory: RMA and AMOs through the segment registry, any
@@ -62,11 +62,11 @@ static void forget_team(shmem_team_t team)
 static void free_comms(mpishmem_space_t *sp)
 {
     if (sp->shm_comm != MPI_COMM_NULL) {
-        MPI_Comm_free(&sp->shm_comm);
+        MPISHMEM_MPI(MPI_Comm_free(&sp->shm_comm));
         mpishmem_space_counts.comms--;
     }
     if (sp->comm != MPI_COMM_NULL) {
-        MPI_Comm_free(&sp->comm);
+        MPISHMEM_MPI(MPI_Comm_free(&sp->comm));
         mpishmem_space_counts.comms--;
     }
 }
@@ -115,7 +115,8 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     if (everyone)
         mpishmem_comm_dup(mpishmem_rt.world, &comm);
     else
-        MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED, mpishmem_rt.my_pe, &comm);
+        MPISHMEM_MPI(MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED,
+                                    mpishmem_rt.my_pe, &comm));
     int rc = MPI_SUCCESS;
     if (member) {
         sp->comm = comm;
@@ -130,7 +131,8 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
             if (everyone)
                 mpishmem_comm_dup(mpishmem_rt.node, &sp->shm_comm);
             else
-                MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sp->shm_comm);
+                MPISHMEM_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                                 &sp->shm_comm));
             mpishmem_space_counts.comms++;
             rc = mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
         } else {

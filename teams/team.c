@@ -14,6 +14,7 @@
 #include "team.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/error.h"
 
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
@@ -106,8 +107,8 @@ int mpishmem_team_is_live(shmem_team_t team)
 static int team_setup(struct mpishmem_team *t, MPI_Comm comm)
 {
     t->comm = comm;
-    MPI_Comm_rank(comm, &t->my_pe);
-    MPI_Comm_size(comm, &t->n_pes);
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &t->my_pe));
+    MPISHMEM_MPI(MPI_Comm_size(comm, &t->n_pes));
     return mpishmem_pe_map_of_comm(&t->map, comm) == 0 ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
@@ -117,7 +118,7 @@ static void team_teardown(struct mpishmem_team *t)
         t->coll_free(t->coll);
     t->coll = NULL;
     if (t->comm != MPI_COMM_NULL)
-        MPI_Comm_free(&t->comm);
+        MPISHMEM_MPI(MPI_Comm_free(&t->comm));
     mpishmem_pe_map_free(&t->map);
     t->n_pes = 0;
 }
@@ -175,8 +176,10 @@ int mpishmem_teams_init(void)
     mpishmem_comm_dup(mpishmem_rt.world, &world);
     if (mpishmem_rt.shm_enabled)
         mpishmem_comm_dup(mpishmem_rt.node, &shared);
-    else
-        MPI_Comm_dup(MPI_COMM_SELF, &shared);
+    else {
+        MPISHMEM_MPI(MPI_Comm_dup(MPI_COMM_SELF, &shared));
+        MPISHMEM_MPI(MPI_Comm_set_errhandler(shared, MPI_ERRORS_RETURN)); /* not SELF's */
+    }
     live_head = NULL;
     int rc = team_setup(&mpishmem_team_world_object, world);
     if (rc == MPI_SUCCESS)

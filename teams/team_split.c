@@ -59,7 +59,7 @@ static int split(shmem_team_t parent, int color, int key, const shmem_team_confi
         return 0;
     *out = mpishmem_team_from_comm(comm, parent, config, mask);
     if (*out == NULL) {
-        MPI_Comm_free(&comm);
+        MPISHMEM_MPI(MPI_Comm_free(&comm));
         *out = SHMEM_TEAM_INVALID;
         return -1;
     }
@@ -146,18 +146,18 @@ int shmemx_team_create_from_comm(MPI_Comm comm, shmem_team_t *team)
     if (comm == MPI_COMM_NULL)
         return -1;
     int inter = 0;
-    MPI_Comm_test_inter(comm, &inter);
+    MPISHMEM_MPI(MPI_Comm_test_inter(comm, &inter));
     if (inter)
         mpishmem_fatal(routine, "an intercommunicator cannot back a team");
     /* Every member must be a PE of this job: translate to the world. */
     MPI_Group g, wg;
-    MPI_Comm_group(comm, &g);
-    MPI_Comm_group(mpishmem_rt.world, &wg);
+    MPISHMEM_MPI(MPI_Comm_group(comm, &g));
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &wg));
     int me_in_comm, me_in_world;
-    MPI_Comm_rank(comm, &me_in_comm);
-    MPI_Group_translate_ranks(g, 1, &me_in_comm, wg, &me_in_world);
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &me_in_comm));
+    MPISHMEM_MPI(MPI_Group_translate_ranks(g, 1, &me_in_comm, wg, &me_in_world));
+    MPISHMEM_MPI(MPI_Group_free(&g));
+    MPISHMEM_MPI(MPI_Group_free(&wg));
     int ok = me_in_world != MPI_UNDEFINED, all_ok;
     mpishmem_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
     if (!all_ok)
@@ -167,7 +167,7 @@ int shmemx_team_create_from_comm(MPI_Comm comm, shmem_team_t *team)
         return -1;
     *team = mpishmem_team_from_comm(dup, NULL, NULL, 0);
     if (*team == NULL) {
-        MPI_Comm_free(&dup);
+        MPISHMEM_MPI(MPI_Comm_free(&dup));
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }

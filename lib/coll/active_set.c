@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include "coll.h"
 #include "../../mpi_backend/segment.h"
+#include "../../mpi_backend/error.h"
 
 #define BUCKETS 256u
 
@@ -85,7 +86,7 @@ static int set_tag(int start, int log_stride, int size)
 {
     long long tag = ((long long)start * mpishmem_rt.n_pes + (size - 1)) * 31 + log_stride;
     int *ub = NULL, flag = 0;
-    MPI_Comm_get_attr(mpishmem_rt.world, MPI_TAG_UB, &ub, &flag);
+    MPISHMEM_MPI(MPI_Comm_get_attr(mpishmem_rt.world, MPI_TAG_UB, &ub, &flag));
     return flag && ub && tag <= *ub ? (int)tag : -1;
 }
 
@@ -101,8 +102,8 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     int stride = 1 << log_stride;
     int range[1][3] = {{start, start + (size - 1) * stride, stride}};
     MPI_Group world, group;
-    MPI_Comm_group(mpishmem_rt.world, &world);
-    MPI_Group_range_incl(world, 1, range, &group);
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &world));
+    MPISHMEM_MPI(MPI_Group_range_incl(world, 1, range, &group));
     int tag = set_tag(start, log_stride, size);
     if (tag < 0)
         pthread_mutex_lock(&hashed_tag_lock);
@@ -110,13 +111,13 @@ static struct active_set *create(const char *routine, int start, int log_stride,
                                    &s->cc.comm);
     if (tag < 0)
         pthread_mutex_unlock(&hashed_tag_lock);
-    MPI_Group_free(&group);
-    MPI_Group_free(&world);
+    MPISHMEM_MPI(MPI_Group_free(&group));
+    MPISHMEM_MPI(MPI_Group_free(&world));
     if (rc != MPI_SUCCESS)
         mpishmem_coll_mpi_fail(routine, "MPI_Comm_create_group (of the active set)", rc);
-    MPI_Comm_set_errhandler(s->cc.comm, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(s->cc.comm, &s->cc.me);
-    MPI_Comm_size(s->cc.comm, &s->cc.n);
+    MPISHMEM_MPI(MPI_Comm_set_errhandler(s->cc.comm, MPI_ERRORS_RETURN));
+    MPISHMEM_MPI(MPI_Comm_rank(s->cc.comm, &s->cc.me));
+    MPISHMEM_MPI(MPI_Comm_size(s->cc.comm, &s->cc.n));
     mpishmem_coll_agree_blocking(routine, &s->cc);
     s->start = start;
     s->log_stride = log_stride;
@@ -152,7 +153,7 @@ void mpishmem_active_sets_finalize(void)
             struct active_set *s = buckets[b];
             buckets[b] = s->next;
             mpishmem_coll_sync_free(&s->cc);
-            MPI_Comm_free(&s->cc.comm);
+            MPISHMEM_MPI(MPI_Comm_free(&s->cc.comm));
             free(s->cc.counts);
             free(s->cc.displs);
             free(s);

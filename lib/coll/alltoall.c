@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include "coll.h"
 #include "../trace.h"
+#include "../../mpi_backend/error.h"
 
 /* Exchange one block of type st/rt (count elements of dt when contiguous)
  * with every PE. */
@@ -66,7 +67,7 @@ static MPI_Datatype strided_block(const char *routine, MPI_Datatype dt, size_t e
                                 &block) != MPI_SUCCESS ||
         MPI_Type_commit(&block) != MPI_SUCCESS)
         mpishmem_fatal(routine, "cannot make the MPI datatype of a strided block");
-    MPI_Type_free(&vec);
+    MPISHMEM_MPI(MPI_Type_free(&vec));
     return block;
 }
 
@@ -127,8 +128,8 @@ void mpishmem_coll_alltoalls(const char *routine, mpishmem_coll_comm_t *c, void 
                       MPI_Ialltoall, send, 1, sdt, dest, 1, rt, c->comm);
     free(tmp);
     if (sdt != rt)
-        MPI_Type_free(&sdt);
-    MPI_Type_free(&rt);
+        MPISHMEM_MPI(MPI_Type_free(&sdt));
+    MPISHMEM_MPI(MPI_Type_free(&rt));
     MPISHMEM_COLL_UNSTAGE(&st);
 }
 

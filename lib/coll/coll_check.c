@@ -7,6 +7,7 @@
 #include "coll.h"
 #include "../../spaces/space.h"
 #include "../../mpi_backend/segment.h"
+#include "../../mpi_backend/error.h"
 
 #define MAX_SAME 4
 
@@ -60,18 +61,18 @@ void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, con
                        "(SHMEM_SPACE_CAP_COLLECTIVES is not set)", sp->name);
     /* Every PE of the team or active set must belong to the space. */
     MPI_Group g, wg;
-    MPI_Comm_group(c->comm, &g);
-    MPI_Comm_group(mpishmem_rt.world, &wg);
+    MPISHMEM_MPI(MPI_Comm_group(c->comm, &g));
+    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &wg));
     for (int i = 0; i < c->n; i++) {
         int world;
-        MPI_Group_translate_ranks(g, 1, &i, wg, &world);
+        MPISHMEM_MPI(MPI_Group_translate_ranks(g, 1, &i, wg, &world));
         if (mpishmem_segment_rank(s, world) < 0)
             mpishmem_fatal(routine, "team PE %d (world PE %d) is not a member of the %s: a "
                            "collective on a space's memory needs a team inside the space's "
                            "team", i, world, sp ? sp->name : s->name);
     }
-    MPI_Group_free(&g);
-    MPI_Group_free(&wg);
+    MPISHMEM_MPI(MPI_Group_free(&g));
+    MPISHMEM_MPI(MPI_Group_free(&wg));
 }
 
 void mpishmem_coll_check_buffers(const char *routine, mpishmem_coll_comm_t *c, void *dest,

@@ -12,6 +12,7 @@
 #include "coll.h"
 #include "../../mpi_backend/progress.h"
 #include "../../teams/team.h"
+#include "../../mpi_backend/error.h"
 
 static void team_state_free(void *p)
 {
@@ -91,7 +92,7 @@ void mpishmem_coll_wait(MPI_Request *req)
     }
     int done = 0;
     unsigned polls = 0;
-    MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     while (!done) {
         if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
             mpishmem_gpu_serve();
@@ -101,7 +102,7 @@ void mpishmem_coll_wait(MPI_Request *req)
             struct timespec nap = {0, 1000};
             nanosleep(&nap, NULL);
         }
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     }
 }
 

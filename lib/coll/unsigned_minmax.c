@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "coll.h"
+#include "../../mpi_backend/error.h"
 
 #define PROBE_N 64 /* long enough to reach vectorized loops */
 
@@ -110,7 +111,7 @@ void mpishmem_coll_minmax_finalize(void)
     for (int k = 0; fixes_ready && k < 4; k++)
         for (int m = 0; m < 2; m++) {
             if (fixes[k].own[m] != MPI_OP_NULL)
-                MPI_Op_free(&fixes[k].own[m]);
+                MPISHMEM_MPI(MPI_Op_free(&fixes[k].own[m]));
             fixes[k].state[m] = UNKNOWN;
         }
 }

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include "fortran.h"
 #include "../coll/coll.h"
+#include "../../mpi_backend/error.h"
 
 _Static_assert(sizeof(long) == 8, "INTEGER*8 reductions use the C long routines");
 _Static_assert(sizeof(long) % sizeof(mpishmem_fint) == 0, "pSync sizes scale by whole INTEGERs");
@@ -153,8 +154,8 @@ static int r16_free(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)value, (void)extra;
     for (int i = 0; i < 4; i++)
-        MPI_Op_free(&r16_ops[i]);
-    MPI_Type_free(&r16_type);
+        MPISHMEM_MPI(MPI_Op_free(&r16_ops[i]));
+    MPISHMEM_MPI(MPI_Type_free(&r16_type));
     return MPI_SUCCESS;
 }
 
@@ -162,14 +163,14 @@ static int r16_free(MPI_Comm comm, int key, void *value, void *extra)
 static void r16_init(void)
 {
     int key;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, r16_free, &key, NULL);
-    MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
-    MPI_Type_contiguous((int)sizeof(real16_t), MPI_BYTE, &r16_type);
-    MPI_Type_commit(&r16_type);
-    MPI_Op_create(r16_max, 1, &r16_ops[0]);
-    MPI_Op_create(r16_min, 1, &r16_ops[1]);
-    MPI_Op_create(r16_sum, 1, &r16_ops[2]);
-    MPI_Op_create(r16_prod, 1, &r16_ops[3]);
+    MPISHMEM_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, r16_free, &key, NULL));
+    MPISHMEM_MPI(MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL));
+    MPISHMEM_MPI(MPI_Type_contiguous((int)sizeof(real16_t), MPI_BYTE, &r16_type));
+    MPISHMEM_MPI(MPI_Type_commit(&r16_type));
+    MPISHMEM_MPI(MPI_Op_create(r16_max, 1, &r16_ops[0]));
+    MPISHMEM_MPI(MPI_Op_create(r16_min, 1, &r16_ops[1]));
+    MPISHMEM_MPI(MPI_Op_create(r16_sum, 1, &r16_ops[2]));
+    MPISHMEM_MPI(MPI_Op_create(r16_prod, 1, &r16_ops[3]));
 }
 
 static void r16_to_all(const char *routine, int op, real16_t *target, const real16_t *source,

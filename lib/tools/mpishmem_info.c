@@ -15,6 +15,7 @@
 #include "../../mpi_backend/gpu_path.h"
 #include "../../spaces/devices.h"
 #include "../../mpi_backend/env_read.h"
+#include "../../mpi_backend/error.h"
 
 static const char *thread_level(int l)
 {
@@ -83,8 +84,8 @@ int main(int argc, char **argv)
     if (me == 0) {
         char lib[MPI_MAX_LIBRARY_VERSION_STRING];
         int len, mv, msv;
-        MPI_Get_library_version(lib, &len);
-        MPI_Get_version(&mv, &msv);
+        MPISHMEM_MPI(MPI_Get_library_version(lib, &len));
+        MPISHMEM_MPI(MPI_Get_version(&mv, &msv));
         char *nl = strchr(lib, '\n');
         if (nl)
             *nl = '\0';
