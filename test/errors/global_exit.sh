@@ -8,10 +8,7 @@ prog=${1:?usage: global_exit.sh PROGRAM}
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=1M
 
 . "$(dirname "$0")/../harness/outcome.sh"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-runs=0
+outcome_begin
 
 # expect NP SHM STATUS PE WAIT (see global_exit.c).  Only the status is
 # asserted: MPICH's launcher may drop output written just before an abort.
@@ -40,5 +37,4 @@ expect 2 1 42 0 barrier
 expect 2 1 7 -1 wait
 expect 2 0 7 -1 wait
 
-echo "$failures of $runs runs failed"
-[ "$failures" -eq 0 ]
+outcome_end

@@ -11,10 +11,7 @@ prog=${1:?usage: mpi_inject.sh PROGRAM}
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=1M MPISHMEM_SHM=0 MPISHMEM_BARRIER=mpi
 
 . "$(dirname "$0")/../harness/outcome.sh"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-runs=0
+outcome_begin
 
 # expect CALL AT [late]: CALL fails from its AT'th call on; "late": in
 # shmem_finalize, after the program's own work.
@@ -61,5 +58,4 @@ problem=
 [ "$status" -eq 0 ] || problem=$(cat "$tmp/out")
 outcome "$label"
 
-echo "$((runs - failures)) of $runs passed"
-[ "$failures" -eq 0 ]
+outcome_end

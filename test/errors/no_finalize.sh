@@ -9,10 +9,7 @@ prog=${1:?usage: no_finalize.sh PROGRAM}
 export MPISHMEM_TEST_TIMEOUT=60 SHMEM_SYMMETRIC_SIZE=1M
 unset SHMEM_DEBUG SMA_DEBUG
 . "$(dirname "$0")/../harness/outcome.sh"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-runs=0
+outcome_begin
 msg="exited without calling shmem_finalize"
 
 # run NP SHM DEBUG CASE: sets status, secs; output in $tmp/out, $tmp/err.
@@ -77,5 +74,4 @@ expect_ok 4 1 1 all
 expect_fail 3 1 early "mpishmem: PE 0 $msg"
 expect_fail 3 1 one3 "mpishmem: PE 2 $msg (exit status 3)"
 
-echo "$failures of $runs runs failed"
-[ "$failures" -eq 0 ]
+outcome_end

@@ -17,10 +17,7 @@ env_check_init()
     : "${LAUNCH:?}" "${MPIEXEC:?}" "${MPI_FLAVOR:?}"
     export MPISHMEM_TEST_TIMEOUT=60
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    tmp=$(mktemp -d) || exit 1
-    trap 'rm -rf "$tmp"' EXIT
-    failures=0
-    runs=0
+    outcome_begin
 }
 
 # env_check LABEL STATUS: the last run against the want_* expectations.
@@ -84,6 +81,5 @@ env_mpmd()
 
 env_check_done()
 {
-    echo "$failures of $runs runs failed"
-    [ "$failures" -eq 0 ]
+    outcome_end
 }

@@ -14,3 +14,19 @@ outcome()
         echo "ok:   $1"
     fi
 }
+
+# The frame around the cases: a scratch folder ($tmp, removed at exit) and
+# the counters, then one summary line and the status.
+outcome_begin()
+{
+    tmp=$(mktemp -d) || exit 1
+    trap 'rm -rf "$tmp"' EXIT
+    failures=0
+    runs=0
+}
+
+outcome_end()
+{
+    echo "$failures of $runs runs failed"
+    [ "$failures" -eq 0 ]
+}
