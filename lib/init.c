@@ -280,6 +280,7 @@ static void start(int requested, int *provided)
     mpishmem_comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
     MPISHMEM_MPI(MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe));
     MPISHMEM_MPI(MPI_Comm_size(mpishmem_rt.world, &mpishmem_rt.n_pes));
+    mpishmem_quirks_after_mpi_init(mpishmem_rt.we_initialized_mpi, mpishmem_rt.my_pe);
     /* Errors inside the library are reported by us, with the routine name. */
     MPISHMEM_MPI(MPI_Comm_set_errhandler(mpishmem_rt.world, MPI_ERRORS_RETURN));
     mpishmem_comm_dup(mpishmem_rt.world, &mpishmem_rt.exit_comm);

@@ -59,6 +59,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
      "shmem_finalize (docs/tools.md)"},
     {"OMPI_MCA_osc", "unset", "mpi_backend", OUT,
      "Open MPI's RMA component; if unset and shmem_init starts MPI, the library sets ucx,sm"},
+    {"UCX_RCACHE_ENABLE", "unset", "mpi_backend", OUT,
+     "UCX's registration cache; if unset and shmem_init starts MPICH < 4.1 on UCX, the library "
+     "sets n (MPICH gives a window inside registered memory a wrong base)"},
     {"MPI_LOCALNRANKS", "unset", "mpi_backend", OUT, "processes on this node (MPICH's Hydra)"},
     {"OMPI_COMM_WORLD_LOCAL_SIZE", "unset", "mpi_backend", OUT,
      "processes on this node (Open MPI)"},

@@ -16,18 +16,54 @@
  * write), so the choice cannot be narrowed to the library's windows alone;
  * docs/performance.md ("Interop") says what remains.
  *
+ * MPICH before 4.1 on UCX (Debian's 4.0.2 with UCX 1.13): MPI_Win_create
+ * registers the memory with ucp_mem_map and takes the window's base from
+ * the registration UCX returns.  With UCX's registration cache, memory
+ * inside an already registered range gets that range's registration, so
+ * the window's base is the start of the older range and every put and get
+ * lands there instead (fixed upstream by pmodels/mpich#6140).  Our globals
+ * window spans the program's whole data segment and our heap window the
+ * whole heap, so after shmem_init a program's own MPI window over a global
+ * or over symmetric memory writes to the wrong place (a GOT entry, once).
+ * When the library starts such an MPI it turns UCX's cache off
+ * (UCX_RCACHE_ENABLE=n, unless the user set it); when the program started
+ * MPI, shmem_init tests for the defect and warns.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "quirks.h"
 #include "env_read.h"
+#include "error.h"
 
 static const char *applied;
 
+/* MPICH older than 4.1 on the ch4:ucx device, from the library's own
+ * version string (callable before MPI_Init; the MPI at run time may be
+ * newer than the headers we were built with). */
+static int mpich_ucx_window_base_defect_possible(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(v, &len); /* unchecked: a query, allowed before MPI_Init */
+    const char *ver = strstr(v, "MPICH Version:");
+    if (ver == NULL || strstr(v, "ch4:ucx") == NULL ||
+        sscanf(ver + strlen("MPICH Version:"), " %d.%d", &major, &minor) != 2)
+        return 0;
+    return major < 4 || (major == 4 && minor < 1);
+}
+
 void mpishmem_quirks_before_mpi_init(void)
 {
+    if (mpich_ucx_window_base_defect_possible() && mpishmem_env("UCX_RCACHE_ENABLE") == NULL) {
+        setenv("UCX_RCACHE_ENABLE", "n", 0);
+        applied = "UCX_RCACHE_ENABLE=n set by shmem_init before it started MPI (MPICH < 4.1 on "
+                  "UCX gives a window inside registered memory a wrong base: pmodels/mpich#6140)";
+    }
 #if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
     if (mpishmem_env("OMPI_MCA_osc") == NULL) {
         setenv("OMPI_MCA_osc", "ucx,sm", 0);
@@ -54,6 +90,36 @@ const char *mpishmem_quirks_window_advice(int we_started_mpi)
     (void)we_started_mpi;
 #endif
     return "";
+}
+
+/* Two windows on MPI_COMM_SELF, the second inside the first: does the
+ * second report the base it was given? */
+static int window_base_defect_present(void)
+{
+    static char probe[2 * 4096] __attribute__((aligned(4096)));
+    MPI_Win outer, inner;
+    void *base = NULL;
+    int flag = 0;
+    MPISHMEM_MPI(MPI_Win_create(probe, sizeof probe, 1, MPI_INFO_NULL, MPI_COMM_SELF, &outer));
+    MPISHMEM_MPI(MPI_Win_create(probe + 4096 + 64, 64, 1, MPI_INFO_NULL, MPI_COMM_SELF, &inner));
+    MPISHMEM_MPI(MPI_Win_get_attr(inner, MPI_WIN_BASE, &base, &flag));
+    MPISHMEM_MPI(MPI_Win_free(&inner));
+    MPISHMEM_MPI(MPI_Win_free(&outer));
+    return flag && base != (void *)(probe + 4096 + 64);
+}
+
+void mpishmem_quirks_after_mpi_init(int we_started_mpi, int my_pe)
+{
+    if (we_started_mpi || !mpich_ucx_window_base_defect_possible() ||
+        !window_base_defect_present() || my_pe != 0)
+        return;
+    fprintf(stderr, "mpishmem: warning: this MPICH (before 4.1, on UCX) gives an MPI window "
+                    "created inside already registered memory the wrong base "
+                    "(pmodels/mpich#6140): the program's own MPI_Win_create over global data "
+                    "or symmetric memory would read and write the wrong addresses.  The "
+                    "program started MPI itself, so shmem_init could not turn UCX's "
+                    "registration cache off: run it with UCX_RCACHE_ENABLE=n in the "
+                    "environment (docs/performance.md, Interop).\n");
 }
 
 const char *mpishmem_quirks_applied(void)

@@ -10,6 +10,10 @@
  * program started MPI). */
 void mpishmem_quirks_before_mpi_init(void);
 
+/* shmem_init calls this once MPI runs (and the world is known): where the
+ * program started MPI with a defect we could not avoid, PE 0 warns. */
+void mpishmem_quirks_after_mpi_init(int we_started_mpi, int my_pe);
+
 /* Advice to append to a failed window creation when the likely cause is
  * an MPI configuration the program chose (it started MPI itself), or "". */
 const char *mpishmem_quirks_window_advice(int we_started_mpi);

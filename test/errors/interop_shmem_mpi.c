@@ -7,6 +7,8 @@
 #include <shmem.h>
 #include "interop_check.h"
 
+static long win_global[8];
+
 int main(void)
 {
     int flag = -1;
@@ -42,6 +44,12 @@ int main(void)
     MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     CHECK(sum == n * (n - 1) / 2, "MPI_Allreduce gave %d", sum);
     /* Every PE's checks so far, while MPI is still up. */
+    /* The program's own MPI windows over a global and over the heap. */
+    long *sym8 = shmem_malloc(8 * sizeof(long));
+    interop_user_windows(win_global, sym8, "after shmem_init");
+    shmem_barrier_all();
+    shmem_free(sym8);
+
     int failures = 0;
     MPI_Allreduce(&interop_failures, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     shmem_free(cells);

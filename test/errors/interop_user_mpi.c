@@ -8,6 +8,8 @@
 #include <shmem.h>
 #include "interop_check.h"
 
+static long win_global[8];
+
 static long ring_global = -1;
 
 int main(int argc, char **argv)
@@ -51,6 +53,12 @@ int main(int argc, char **argv)
     CHECK(ring_global == 100 + (me + n - 1) % n, "ring_global %ld", ring_global);
     for (int i = 0; i < n; i++)
         CHECK(slots[i] == 1000 * i + me, "slots[%d] = %d", i, slots[i]);
+
+    /* The program's own MPI windows over a global and over the heap. */
+    long *sym8 = shmem_malloc(8 * sizeof(long));
+    interop_user_windows(win_global, sym8, "after shmem_init");
+    shmem_barrier_all();
+    shmem_free(sym8);
 
     /* MPI and SHMEM results combined: every PE saw every put. */
     long local = ring_global, total = 0;
