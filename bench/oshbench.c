@@ -4,13 +4,19 @@
  * the same source builds with mpishmem and with Open MPI's oshcc (OSHMEM).
  * bench/compare.sh runs both, interleaved, and reports medians and ratios.
  *
- * PE 0 issues, PE 1 is the target and waits in shmem_barrier_all (it keeps
+ * PE 0 issues, the target waits in shmem_barrier_all (it keeps
  * polling, as a PE waiting in the library does).  Every operation runs
  * with its target in global data ("globals") and in the symmetric heap
  * ("heap").  Output: one CSV line per figure,
  *   oshbench,<target>,<operation>,<value>,<unit>
  * where value is the median over BENCH_REPS samples of BENCH_ITERS
  * operations (ns per operation, MB/s or M operations/s).
+ *
+ * PE 0 aims at PE n/2 (BENCH_TARGET overrides): with two nodes of n/2 PEs,
+ * the other node.  BENCH_SKIP=row,row leaves rows out.  Built with
+ * mpishmem (-DBENCH_FLOOR), it ends with the raw MPI floor of every 8-byte
+ * row measured in the same launch (floor_create, floor_allocate;
+ * BENCH_FLOOR=0 skips it).
  *
  * Run: mpiexec -n 2 ./oshbench    or    oshrun -n 2 ./oshbench
  *
@@ -23,11 +29,17 @@
 #include <string.h>
 #include <time.h>
 #include "bench_time.h"
+#ifdef BENCH_FLOOR
+#include "mpi_route_ops.h"
+#endif
 
 #define BIG (1 << 20)
 #define MAX_REPS 63
 
 static int iters = 20000, reps = 7, me;
+/* The target of PE 0's operations: n_pes / 2 (BENCH_TARGET overrides), so
+ * that with -ppn n/2 on two nodes it is on the other node. */
+static int tgt = 1;
 
 /* Targets in global data. */
 static long g_word[8];
@@ -57,30 +69,30 @@ static long pWrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long red_src[1], red_dst[1];
 static long coll_src[1], coll_dst[64];
 
-/* PE 0's operations, n of them; PE 1 waits. */
-static void op_put(int n) { for (int i = 0; i < n; i++) { shmem_putmem(word, &sink, 8, 1); shmem_quiet(); } }
-static void op_get(int n) { for (int i = 0; i < n; i++) shmem_getmem(&sink, word, 8, 1); }
-static void op_p(int n) { for (int i = 0; i < n; i++) shmem_long_p(word, i, 1); shmem_quiet(); }
-static void op_g(int n) { for (int i = 0; i < n; i++) sink += shmem_long_g(word, 1); }
-static void op_put_bw(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(big, src_big, bw_bytes, 1); shmem_quiet(); }
-static void op_get_bw(int n) { for (int i = 0; i < n; i++) shmem_getmem_nbi(dst_big, big, bw_bytes, 1); shmem_quiet(); }
-static void op_put_rate(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(word, &sink, 8, 1); shmem_quiet(); }
-static void op_fetch(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch(word, 1); }
-static void op_set(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_set(word, i, 1); shmem_quiet(); }
-static void op_swap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_swap(word, i, 1); }
-static void op_cswap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_compare_swap(word, i, i + 1, 1); }
-static void op_fadd(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_add(word, 1, 1); }
-static void op_add(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_add(word, 1, 1); shmem_quiet(); }
-static void op_finc(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_inc(word, 1); }
-static void op_inc(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_inc(word, 1); shmem_quiet(); }
-static void op_fand(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_and(uword, ~0ul, 1); }
-static void op_and(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_and(uword, ~0ul, 1); shmem_quiet(); }
-static void op_for(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_or(uword, 1, 1); }
-static void op_or(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_or(uword, 1, 1); shmem_quiet(); }
-static void op_fxor(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_xor(uword, 1, 1); }
-static void op_xor(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_xor(uword, 1, 1); shmem_quiet(); }
+/* PE 0's operations, n of them; the target and the others wait. */
+static void op_put(int n) { for (int i = 0; i < n; i++) { shmem_putmem(word, &sink, 8, tgt); shmem_quiet(); } }
+static void op_get(int n) { for (int i = 0; i < n; i++) shmem_getmem(&sink, word, 8, tgt); }
+static void op_p(int n) { for (int i = 0; i < n; i++) shmem_long_p(word, i, tgt); shmem_quiet(); }
+static void op_g(int n) { for (int i = 0; i < n; i++) sink += shmem_long_g(word, tgt); }
+static void op_put_bw(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(big, src_big, bw_bytes, tgt); shmem_quiet(); }
+static void op_get_bw(int n) { for (int i = 0; i < n; i++) shmem_getmem_nbi(dst_big, big, bw_bytes, tgt); shmem_quiet(); }
+static void op_put_rate(int n) { for (int i = 0; i < n; i++) shmem_putmem_nbi(word, &sink, 8, tgt); shmem_quiet(); }
+static void op_fetch(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch(word, tgt); }
+static void op_set(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_set(word, i, tgt); shmem_quiet(); }
+static void op_swap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_swap(word, i, tgt); }
+static void op_cswap(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_compare_swap(word, i, i + 1, tgt); }
+static void op_fadd(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_add(word, 1, tgt); }
+static void op_add(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_add(word, 1, tgt); shmem_quiet(); }
+static void op_finc(int n) { for (int i = 0; i < n; i++) sink += shmem_long_atomic_fetch_inc(word, tgt); }
+static void op_inc(int n) { for (int i = 0; i < n; i++) shmem_long_atomic_inc(word, tgt); shmem_quiet(); }
+static void op_fand(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_and(uword, ~0ul, tgt); }
+static void op_and(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_and(uword, ~0ul, tgt); shmem_quiet(); }
+static void op_for(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_or(uword, 1, tgt); }
+static void op_or(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_or(uword, 1, tgt); shmem_quiet(); }
+static void op_fxor(int n) { for (int i = 0; i < n; i++) sink += (long)shmem_ulong_atomic_fetch_xor(uword, 1, tgt); }
+static void op_xor(int n) { for (int i = 0; i < n; i++) shmem_ulong_atomic_xor(uword, 1, tgt); shmem_quiet(); }
 
-/* Round trip: PE 0 signals PE 1, PE 1 answers; both take part. */
+/* Round trip: PE 0 signals the target, which answers; the others skip. */
 static uint64_t rt_round;
 static void signal_to(int pe, uint64_t v)
 {
@@ -98,9 +110,9 @@ static void op_signal_rt(int n)
     for (int i = 0; i < n; i++) {
         uint64_t v = ++rt_round;
         if (me == 0) {
-            signal_to(1, v);
+            signal_to(tgt, v);
             shmem_long_wait_until((long *)sig, SHMEM_CMP_EQ, (long)v);
-        } else {
+        } else if (me == tgt) {
             shmem_long_wait_until((long *)sig, SHMEM_CMP_EQ, (long)v);
             signal_to(0, v);
         }
@@ -156,10 +168,81 @@ static void emit(const char *target, const char *op, double v, const char *unit)
     fflush(stdout);
 }
 
+/* BENCH_SKIP=row,row: rows left out (a peer that hangs on one). */
+static int skipped(const char *op)
+{
+    const char *skip = getenv("BENCH_SKIP");
+    size_t n = strlen(op);
+    for (const char *p = skip; p && (p = strstr(p, op)) != NULL; p += n)
+        if ((p == skip || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 static void lat(const char *target, const char *op, void (*fn)(int), int all)
 {
-    emit(target, op, measure(fn, iters, all), "ns");
+    if (!skipped(op))
+        emit(target, op, measure(fn, iters, all), "ns");
 }
+
+#ifdef BENCH_FLOOR
+/* The raw MPI floor, inside this launch (mpishmem builds only: it needs
+ * the MPI under the library): every route of mpi_route_ops.h on a window
+ * made like ours (MPI_Win_create, the library's hints) and on an
+ * MPI_Win_allocate window, PE 0 to the target while the target polls MPI
+ * and the others wait in MPI_Barrier.  Rows: floor_create / floor_allocate. */
+static uint64_t floor_mem[512];
+
+static double measure_mpi(void (*fn)(int))
+{
+    double s[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            fn(iters / 10 + 1);
+            double t0 = bench_now_ns();
+            fn(iters);
+            s[r] = (bench_now_ns() - t0) / iters;
+            MPI_Send(NULL, 0, MPI_BYTE, tgt, 7, MPI_COMM_WORLD);
+        } else if (me == tgt) {
+            MPI_Request q;
+            int done = 0;
+            MPI_Irecv(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &q);
+            while (!done)
+                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return me == 0 ? bench_median(s, reps) : 0;
+}
+
+static void floor_rows(void)
+{
+    const char *f = getenv("BENCH_FLOOR");
+    if (f && *f == '0')
+        return;
+    MPI_Info info = mpi_route_info(&mpi_route_hint_sets[2]); /* ours+disable_shm_acc */
+    for (int a = 0; a < 2; a++) {
+        void *base;
+        if (a)
+            MPI_Win_allocate(4096, 1, info, MPI_COMM_WORLD, &base, &route_win);
+        else
+            MPI_Win_create(floor_mem, sizeof floor_mem, 1, info, MPI_COMM_WORLD, &route_win);
+        route_target = tgt;
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, route_win);
+        for (size_t i = 0; i < N_MPI_ROUTES; i++) {
+            if (strcmp(mpi_routes[i].name, "cas_self+flush_local") == 0 ||
+                strcmp(mpi_routes[i].name, "put_bounce64") == 0 || skipped(mpi_routes[i].name))
+                continue;
+            emit(a ? "floor_allocate" : "floor_create", mpi_routes[i].name,
+                 measure_mpi(mpi_routes[i].fn), "ns");
+        }
+        MPI_Win_unlock_all(route_win);
+        MPI_Win_free(&route_win);
+    }
+    MPI_Info_free(&info);
+}
+#endif
 
 /* BENCH_INIT_ONLY=1: PE 0 prints how long shmem_init + shmem_finalize
  * took with this heap size (SHMEM_SYMMETRIC_SIZE), without the launcher's
@@ -192,6 +275,9 @@ int main(void)
         shmem_init();
     }
     me = shmem_my_pe();
+    tgt = getenv("BENCH_TARGET") ? atoi(getenv("BENCH_TARGET")) : shmem_n_pes() / 2;
+    if (tgt <= 0 || tgt >= shmem_n_pes())
+        tgt = 1;
     bench_sample_sizes(&iters, &reps, 10, MAX_REPS);
     const char *only = getenv("BENCH_ONLY"); /* "globals" or "heap" */
     if (shmem_n_pes() < 2 || shmem_n_pes() > 64) {
@@ -229,11 +315,14 @@ int main(void)
             int n = k ? 20 : iters / 20 + 1;
             char name[32];
             snprintf(name, sizeof name, "put_bw_%zuB", bw_bytes);
-            emit(tn, name, (double)bw_bytes / measure(op_put_bw, n, 0) * 1e3, "MB/s");
+            if (!skipped(name))
+                emit(tn, name, (double)bw_bytes / measure(op_put_bw, n, 0) * 1e3, "MB/s");
             snprintf(name, sizeof name, "get_bw_%zuB", bw_bytes);
-            emit(tn, name, (double)bw_bytes / measure(op_get_bw, n, 0) * 1e3, "MB/s");
+            if (!skipped(name))
+                emit(tn, name, (double)bw_bytes / measure(op_get_bw, n, 0) * 1e3, "MB/s");
         }
-        emit(tn, "put8_rate", 1e3 / measure(op_put_rate, iters, 0), "M/s");
+        if (!skipped("put8_rate"))
+            emit(tn, "put8_rate", 1e3 / measure(op_put_rate, iters, 0), "M/s");
         lat(tn, "atomic_fetch", op_fetch, 0);
         lat(tn, "atomic_set", op_set, 0);
         lat(tn, "atomic_swap", op_swap, 0);
@@ -248,11 +337,7 @@ int main(void)
         lat(tn, "atomic_or", op_or, 0);
         lat(tn, "atomic_fetch_xor", op_fxor, 0);
         lat(tn, "atomic_xor", op_xor, 0);
-#ifdef SHMEM_SIGNAL_SET
-        lat(tn, "put_signal_roundtrip", op_signal_rt, 1);
-#else
-        lat(tn, "put_signal_roundtrip", op_signal_rt, 1); /* the 1.4 idiom */
-#endif
+        lat(tn, "put_signal_roundtrip", op_signal_rt, 1); /* 1.4: the idiom */
     }
     if (!only || strcmp(only, "globals") == 0) {
         /* Collectives: their buffers are globals (the 1.4 API needs symmetric
@@ -262,6 +347,9 @@ int main(void)
         lat("coll", "sum_to_all_8B+barrier", op_reduce, 1);
         lat("coll", "fcollect64_8B+barrier", op_collect, 1);
     }
+#ifdef BENCH_FLOOR
+    floor_rows();
+#endif
     shmem_free(h_big);
     shmem_free(h_sig);
     shmem_free(h_uword);
