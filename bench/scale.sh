@@ -19,7 +19,9 @@
 # (they yield the core when PEs outnumber cores); nobody's waiting is tuned.
 # Every launch runs under `timeout` (which signals its own process group,
 # the launcher and its PEs; KILL 10 s later); one that fails or times out is
-# recorded as missing (figure "missing" in raw.csv) and the run goes on.
+# recorded as missing (figure "missing" in raw.csv, its stderr kept as
+# failed-IMPL-npNP-roundR.err) and the run goes on; the figures it printed
+# before it failed stay in raw.csv and count in the medians.
 # The figures are bench/scale.c's (shmem_init time, memory per PE after
 # init and at the end, quiet after puts), plus launch_wall, the whole
 # launch in seconds as the shell sees it.
@@ -108,7 +110,8 @@ run() {
     wall=$(echo "$(date +%s.%N) - $t0" | bc)
     if [ "$rc" -ne 0 ]; then
         echo "scale.sh: $impl np=$np failed, rc $rc (round $r):" >&2
-        tail -3 "$out/last.err" >&2
+        cp "$out/last.err" "$out/failed-$impl-np$np-round$r.err"
+        grep -v -e '^-*$' -e 'avoid this message' "$out/last.err" | tail -3 >&2
         echo "$r,$impl,$np,missing,$rc,rc" >>"$raw"
     fi
     grep -E '^scale,' "$out/last.out" | sed "s/^scale,/$r,$impl,$np,/" >>"$raw" || true
