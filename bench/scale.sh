@@ -186,7 +186,8 @@ try:
         ax.set_yscale('log')
         ax.set_xlabel('PEs (2 cores, oversubscribed)')
         ax.set_title(title, fontsize=9)
-    axs[0].legend(fontsize=7)
+    if axs[0].get_legend_handles_labels()[0]:
+        axs[0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out + '/scale.png', dpi=100)
 except ImportError:
