@@ -23,12 +23,50 @@
 #define MPISHMEM_RMA_PATH_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <shmem.h>
 #include "segment.h"
 #include "lane_ctx.h"
 #include "error.h"
 #include "gpu_path.h"
+
+/* A put's load/store route: copies src into a peer's memory writing every
+ * destination byte exactly once.  glibc's memcpy does not: below 32 bytes
+ * (and in the tail of larger copies) it stores overlapping head and tail
+ * words, so an 8-byte put stores the same 8 bytes twice.  A PE waiting on
+ * that element sees the first store, returns, and may write the element
+ * itself (sync_p2p resets it for the next round); if the putting PE is
+ * preempted between its two stores, the second one then brings the old
+ * value back.  OpenSHMEM requires that a wait or test does not return
+ * before the update of ivar is fully complete; with one store per byte,
+ * seeing the new value means the update is complete. */
+static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
+{
+    typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
+    typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
+    typedef uint16_t __attribute__((may_alias, aligned(1))) u16_u;
+    char *d = dst;
+    const char *s = src;
+#if defined(__x86_64__)
+    if (n >= 256) { /* string moves store each byte once */
+        __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+        return;
+    }
+#endif
+    for (; n >= 8; d += 8, s += 8, n -= 8)
+        *(volatile u64_u *)d = *(const u64_u *)s;
+    if (n >= 4) {
+        *(volatile u32_u *)d = *(const u32_u *)s;
+        d += 4, s += 4, n -= 4;
+    }
+    if (n >= 2) {
+        *(volatile u16_u *)d = *(const u16_u *)s;
+        d += 2, s += 2, n -= 2;
+    }
+    if (n)
+        *(volatile char *)d = *s;
+}
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
@@ -117,7 +155,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
-        memcpy(peer + off, src, n);
+        mpishmem_store_once(peer + off, src, n);
         mpishmem_note_store();
         return;
     }
@@ -208,7 +246,7 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
             char *r = remote + (ptrdiff_t)i * tst * (ptrdiff_t)elem;
             char *l = local + (ptrdiff_t)i * lst * (ptrdiff_t)elem;
             if (is_put)
-                memcpy(r, l, bbytes);
+                mpishmem_store_once(r, l, bbytes);
             else
                 memcpy(l, r, bbytes);
         }

@@ -74,10 +74,23 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
+/* A copy engine writes each destination byte once.  memcpy does not (its
+ * small and tail cases store overlapping words twice): a PE waiting on
+ * device memory could see the first store, write the variable itself, and
+ * then see the second store bring the old value back (sync_p2p, Open MPI). */
+static void copy_once(char *d, const char *s, size_t n)
+{
+    typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
+    for (; n >= 8; d += 8, s += 8, n -= 8)
+        *(volatile u64_u *)d = *(const u64_u *)s;
+    for (; n; d++, s++, n--)
+        *(volatile char *)d = *s;
+}
+
 static void run(op_t *o)
 {
     if (o->src)
-        memcpy(o->dst, o->src, o->n);
+        copy_once(o->dst, o->src, o->n);
     else
         memset(o->dst, o->value, o->n);
     free(o->owned);
