@@ -41,31 +41,22 @@
  * value back.  OpenSHMEM requires that a wait or test does not return
  * before the update of ivar is fully complete; with one store per byte,
  * seeing the new value means the update is complete. */
+void mpishmem_store_once_any(void *dst, const void *src, size_t n); /* store_once.c */
 static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
 {
+    /* The sizes of p and of single elements: one store, inline, so the
+     * 8-byte put costs what memcpy's inlined store did. */
     typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
     typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
-    typedef uint16_t __attribute__((may_alias, aligned(1))) u16_u;
-    char *d = dst;
-    const char *s = src;
-#if defined(__x86_64__)
-    if (n >= 256) { /* string moves store each byte once */
-        __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+    if (MPISHMEM_LIKELY(n == 8)) {
+        *(volatile u64_u *)dst = *(const u64_u *)src;
         return;
     }
-#endif
-    for (; n >= 8; d += 8, s += 8, n -= 8)
-        *(volatile u64_u *)d = *(const u64_u *)s;
-    if (n >= 4) {
-        *(volatile u32_u *)d = *(const u32_u *)s;
-        d += 4, s += 4, n -= 4;
+    if (n == 4) {
+        *(volatile u32_u *)dst = *(const u32_u *)src;
+        return;
     }
-    if (n >= 2) {
-        *(volatile u16_u *)d = *(const u16_u *)s;
-        d += 2, s += 2, n -= 2;
-    }
-    if (n)
-        *(volatile char *)d = *s;
+    mpishmem_store_once_any(dst, src, n);
 }
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
