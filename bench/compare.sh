@@ -13,7 +13,8 @@
 # hits every variant alike, for each NP in NPS:
 #   one node:       ours-mpich shm=1, ours-mpich shm=0, ours-openmpi shm=1,
 #                   ours-openmpi shm=0, oshmem, oshmpi
-#   two nodes:      ours-mpich, oshmpi (MPICH's pretend nodes:
+#   two nodes:      ours-mpich (default, and without the progress thread:
+#                   its floor is the one used), oshmpi (MPICH's pretend nodes:
 #                   -launcher fork -hosts a,b -ppn NP/2; PE 0 aims at PE
 #                   NP/2, on the other node)
 # and, on one node, shmem_init + shmem_finalize with 256 MiB, 2 GiB and
@@ -85,7 +86,8 @@ run() {
         tail -3 "$out/last.err" >&2
     fi
     grep -E '^oshbench,' "$out/last.out" | sed 's/^oshbench,//' |
-        awk -F, -v pre="$r,$np,$topo,$impl,$mpi,$shm" -v p2="$r,$np,$topo,floor,$mpi,-" \
+        awk -F, -v pre="$r,$np,$topo,$impl,$mpi,$shm" \
+            -v p2="$r,$np,$topo,floor,$mpi,$([ "$shm" = nothread ] && echo nothread || echo -)" \
             '{ if ($1 ~ /^floor_/) print p2 "," $0; else print pre "," $0 }' >>"$raw"
 }
 i=1
@@ -106,6 +108,11 @@ while [ "$i" -le "$ROUNDS" ]; do
             else
                 two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((np / 2)) -n $np"
                 run "$i" "$np" nodes2 ours mpich 1 env MPISHMEM_YIELD=0 $two "$ours_mpich"
+                # The same without the progress thread, whose polling would
+                # also slow the raw MPI calls of the floor in that launch:
+                # the floor between nodes is taken from this launch.
+                run "$i" "$np" nodes2 ours mpich nothread env MPISHMEM_YIELD=0 \
+                    MPISHMEM_PROGRESS_THREAD=0 $two "$ours_mpich"
                 run "$i" "$np" nodes2 oshmpi mpich - env BENCH_SKIP=put_signal_roundtrip \
                     $two "$out/oshbench_oshmpi"
             fi
