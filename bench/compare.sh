@@ -19,8 +19,9 @@
 #                   NP/2, on the other node)
 # and, on one node, shmem_init + shmem_finalize with 256 MiB, 2 GiB and
 # 8 GiB of heap (ours on each MPI, oshmem, oshmpi).
-# MPISHMEM_YIELD=0 (a waiting PE spins: MPI RMA completes only while the
-# target polls).  OSHMPI does not finish the put-with-signal round trip
+# MPISHMEM_YIELD=0 while every PE has a core (a waiting PE spins: MPI RMA
+# completes only while the target polls); with more PEs than cores, the
+# library's default (it yields).  OSHMPI does not finish the put-with-signal round trip
 # (it hangs, on one node and between nodes), so that row is skipped for it.
 # Open MPI has no pretend nodes here.
 #
@@ -95,11 +96,15 @@ while [ "$i" -le "$ROUNDS" ]; do
     for np in $NPS; do
         echo "compare.sh: round $i of $ROUNDS, $np PEs" >&2
         for topo in $TOPOS; do
+            # Spin only while every PE has a core (more PEs than cores:
+            # the library's default, yielding, as a user would run).
+            yield=MPISHMEM_YIELD=0
+            [ "$np" -le "$(nproc)" ] || yield=BENCH_WAIT=library-default
             if [ "$topo" = node ]; then
                 for shm in 1 0; do
-                    run "$i" "$np" node ours mpich "$shm" env MPISHMEM_SHM=$shm MPISHMEM_YIELD=0 \
+                    run "$i" "$np" node ours mpich "$shm" env MPISHMEM_SHM=$shm $yield \
                         mpiexec.mpich -n "$np" "$ours_mpich"
-                    run "$i" "$np" node ours openmpi "$shm" env MPISHMEM_SHM=$shm MPISHMEM_YIELD=0 \
+                    run "$i" "$np" node ours openmpi "$shm" env MPISHMEM_SHM=$shm $yield \
                         mpiexec.openmpi $ompi_flags -n "$np" "$ours_ompi"
                 done
                 run "$i" "$np" node oshmem openmpi - oshrun $osh_flags -n "$np" "$out/oshbench_oshmem"
@@ -107,11 +112,11 @@ while [ "$i" -le "$ROUNDS" ]; do
                     mpiexec.mpich -n "$np" "$out/oshbench_oshmpi"
             else
                 two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((np / 2)) -n $np"
-                run "$i" "$np" nodes2 ours mpich 1 env MPISHMEM_YIELD=0 $two "$ours_mpich"
+                run "$i" "$np" nodes2 ours mpich 1 env $yield $two "$ours_mpich"
                 # The same without the progress thread, whose polling would
                 # also slow the raw MPI calls of the floor in that launch:
                 # the floor between nodes is taken from this launch.
-                run "$i" "$np" nodes2 ours mpich nothread env MPISHMEM_YIELD=0 \
+                run "$i" "$np" nodes2 ours mpich nothread env $yield \
                     MPISHMEM_PROGRESS_THREAD=0 $two "$ours_mpich"
                 run "$i" "$np" nodes2 oshmpi mpich - env BENCH_SKIP=put_signal_roundtrip \
                     $two "$out/oshbench_oshmpi"
