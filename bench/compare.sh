@@ -50,23 +50,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# Debian's python (python3-matplotlib lives there), not a pyenv or venv one.
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if [ -z "${NO_INSTALL:-}" ] && ! "$py" -c 'import matplotlib' 2>/dev/null; then
-    apt-get install -y python3-matplotlib >/dev/null || echo "compare.sh: no matplotlib, no plot" >&2
-fi
+bench=compare.sh
+. "$here/bench_common.sh"
+bench_python
 
 raw=$out/raw.csv
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-build() { # build dir, compiler
-    if [ ! -f "$root/$1/build.ninja" ]; then
-        CC=$2 meson setup "$root/$1" "$root" >/dev/null
-    fi
-    nice -n 10 ninja -C "$root/$1" bench/oshbench >/dev/null
-}
-build build-mpich mpicc.mpich
-build build-openmpi mpicc.openmpi
+bench_build "$root/build-mpich" mpicc.mpich bench/oshbench
+bench_build "$root/build-openmpi" mpicc.openmpi bench/oshbench
 oshcc -O2 -o "$out/oshbench_oshmem" "$here/oshbench.c"
 oshmpi_cc=$(sh "$here/build_oshmpi.sh" "${OSHMPI_PREFIX:-$out/oshmpi}")
 "$oshmpi_cc" -O2 -o "$out/oshbench_oshmpi" "$here/oshbench.c"

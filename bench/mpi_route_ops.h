@@ -16,6 +16,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <string.h>
+#include "bench_time.h"
 
 static MPI_Win route_win;
 static int route_target = 1;
@@ -92,6 +93,33 @@ static void route_cas_self_flush_local(int n)
         MPI_Compare_and_swap(&route_src, &route_cmp, &route_res, MPI_UINT64_T, 0, 0, route_win);
         MPI_Win_flush_local(0, route_win);
     }
+}
+
+/* Median ns per operation of fn: rank 0 times `iters` calls (after a
+ * warm-up) in each of `reps` samples while route_target polls MPI until
+ * told to stop; the others only join the barriers.  Sorts s[reps]. */
+static inline double mpi_route_measure(void (*fn)(int), int iters, int reps, double *s)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (int r = 0; r < reps; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            fn(iters / 10 + 1);
+            double t0 = bench_now_ns();
+            fn(iters);
+            s[r] = (bench_now_ns() - t0) / iters;
+            MPI_Send(NULL, 0, MPI_BYTE, route_target, 7, MPI_COMM_WORLD);
+        } else if (me == route_target) {
+            MPI_Request q;
+            int done = 0;
+            MPI_Irecv(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &q);
+            while (!done)
+                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return me == 0 ? bench_median(s, reps) : 0;
 }
 
 struct mpi_route { const char *name; void (*fn)(int); };

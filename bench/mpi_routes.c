@@ -31,26 +31,8 @@ static uint64_t created_mem[512]; /* static, like a global */
 /* Rank 0 times fn; rank 1 polls MPI until told to stop. */
 static double measure(void (*fn)(int))
 {
-    int me;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
     double s[64];
-    for (int r = 0; r < reps; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (me == 0) {
-            fn(iters / 10 + 1);
-            double t0 = bench_now_ns();
-            fn(iters);
-            s[r] = (bench_now_ns() - t0) / iters;
-            MPI_Send(NULL, 0, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
-        } else if (me == 1) {
-            MPI_Request q;
-            int done = 0;
-            MPI_Irecv(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &q);
-            while (!done)
-                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
-        }
-    }
-    return bench_median(s, reps);
+    return mpi_route_measure(fn, iters, reps, s);
 }
 
 static void run(const char *kind, const char *hints, MPI_Info info, int allocate, const char *only)

@@ -196,24 +196,7 @@ static uint64_t floor_mem[512];
 static double measure_mpi(void (*fn)(int))
 {
     double s[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (me == 0) {
-            fn(iters / 10 + 1);
-            double t0 = bench_now_ns();
-            fn(iters);
-            s[r] = (bench_now_ns() - t0) / iters;
-            MPI_Send(NULL, 0, MPI_BYTE, tgt, 7, MPI_COMM_WORLD);
-        } else if (me == tgt) {
-            MPI_Request q;
-            int done = 0;
-            MPI_Irecv(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &q);
-            while (!done)
-                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
-        }
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    return me == 0 ? bench_median(s, reps) : 0;
+    return mpi_route_measure(fn, iters, reps, s);
 }
 
 static void floor_rows(void)

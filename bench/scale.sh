@@ -57,25 +57,16 @@ OSHMPI_PREFIX=${OSHMPI_PREFIX:-$root/build-oshmpi-inst}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 
-# Install step: the plot needs matplotlib (Debian python3-matplotlib).
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if [ -z "${NO_INSTALL:-}" ] && ! "$py" -c 'import matplotlib' 2>/dev/null; then
-    apt-get install -y python3-matplotlib >/dev/null || echo "scale.sh: no matplotlib, no plot" >&2
-fi
+bench=scale.sh
+. "$here/bench_common.sh"
+bench_python
 
 raw=$out/raw.csv
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-build() { # build dir, compiler
-    if [ ! -f "$1/build.ninja" ]; then
-        CC=$2 meson setup "$1" "$root" >/dev/null
-    fi
-    nice -n 10 ninja -C "$1" bench/scale >/dev/null
-}
 for impl in $IMPLS; do
     case $impl in
-    ours_mpich*) build "$BUILD_MPICH" mpicc.mpich ;;
-    ours_openmpi*) build "$BUILD_OPENMPI" mpicc.openmpi ;;
+    ours_mpich*) bench_build "$BUILD_MPICH" mpicc.mpich bench/scale ;;
+    ours_openmpi*) bench_build "$BUILD_OPENMPI" mpicc.openmpi bench/scale ;;
     oshmem) oshcc -O2 -o "$out/scale_oshmem" "$here/scale.c" ;;
     oshmpi)
         oshmpi_cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX")
