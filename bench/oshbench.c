@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench_time.h"
+#include "bench_shmem.h"
 #ifdef BENCH_FLOOR
 #include "mpi_route_ops.h"
 #endif
@@ -146,19 +147,7 @@ static void op_collect(int n)
 static double measure(void (*fn)(int), int n, int all)
 {
     double s[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        shmem_barrier_all();
-        if (all || me == 0) {
-            fn(n / 10 + 1);
-            if (all)
-                shmem_barrier_all();
-            double t0 = bench_now_ns();
-            fn(n);
-            s[r] = (bench_now_ns() - t0) / n;
-        }
-    }
-    shmem_barrier_all();
-    return bench_median(s, reps);
+    return bench_shmem_measure(fn, n, reps, all, s);
 }
 
 static void emit(const char *target, const char *op, double v, const char *unit)

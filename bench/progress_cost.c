@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include "bench_time.h"
+#include "bench_shmem.h"
 
 #define MAX_REPS 63
 
@@ -49,17 +50,7 @@ static void op_add(int n)
 static double measure(void (*fn)(int))
 {
     double s[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        shmem_barrier_all();
-        if (me == 0) {
-            fn(iters / 10 + 1);
-            double t0 = bench_now_ns();
-            fn(iters);
-            s[r] = (bench_now_ns() - t0) / iters;
-        }
-    }
-    shmem_barrier_all();
-    return bench_median(s, reps);
+    return bench_shmem_measure(fn, iters, reps, 0, s);
 }
 
 /* A fixed amount of arithmetic, no library call: ms on this PE. */

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench_time.h"
+#include "bench_shmem.h"
 
 #define MAX_REPS 63
 
@@ -150,17 +151,7 @@ static void op_idle(int n)
 static double measure(void (*fn)(int), int n)
 {
     double s[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        shmem_barrier_all();
-        if (me == 0) {
-            fn(n / 10 + 1);
-            double t0 = bench_now_ns();
-            fn(n);
-            s[r] = (bench_now_ns() - t0) / n;
-        }
-    }
-    shmem_barrier_all();
-    return bench_median(s, reps);
+    return bench_shmem_measure(fn, n, reps, 0, s);
 }
 
 static int env_int(const char *name, int dflt)
