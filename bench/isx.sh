@@ -1,0 +1,264 @@
+#!/bin/sh
+# ISx, the integer sort of ParRes (https://github.com/ParRes/ISx, its SHMEM/
+# directory), with mpishmem against OSHMPI and Open MPI's OSHMEM, on this
+# machine (issue 19: "ISx at 4 PEs on two pretend nodes at or below OSHMPI
+# in the same run").
+#
+#   ISX_SRC=/path/to/ISx/SHMEM sh bench/isx.sh [OUTDIR]
+#
+# ISx is not part of this repository and never will be: fetch it yourself
+# (git clone https://github.com/ParRes/ISx) and point ISX_SRC at its SHMEM/
+# directory (isx.c, isx.h, params.h, timer.c, timer.h, and pcg_basic.c/.h,
+# the PCG generator isx.c includes).  Every *.c there is compiled, as ISx's
+# own Makefile does, with ISX_CFLAGS (ISx's "make optimized" flags less
+# -mavx) and -DSCALING_OPTION for each scaling in ISX_SCALINGS (weak_iso,
+# weak, strong: isx.weak_iso, isx.weak, isx.strong).  Some ISx snapshots
+# name one timer field all_averages in timer.c and pe_average_times in
+# timer.h; when the copy does, the build maps the one name to the other
+# (-Dall_averages=pe_average_times), nothing else.
+#
+# Builds ISx five ways: with mpishmem on MPICH and on Open MPI (the static
+# library of the BUILD_MPICH / BUILD_OPENMPI meson trees, made or brought up
+# to date by bench_build unless NO_BUILD=1, which takes them as they are),
+# with OSHMPI's oshcc (bench/build_oshmpi.sh into OSHMPI_PREFIX if missing)
+# and with Open MPI's oshcc (OSHMEM).  Then, ROUNDS times, one launch of
+# each variant in turn, interleaved so that load from other processes hits
+# every variant alike, at NP PEs:
+#   nodes2 (two pretend nodes, MPICH's -launcher fork -hosts a,b -ppn NP/2):
+#           ours_mpich (defaults), ours_mpich_nothread
+#           (MPISHMEM_PROGRESS_THREAD=0), oshmpi
+#   node    (one node): the same three, ours_openmpi and oshmem
+# Open MPI has no pretend nodes here (as in bench/compare.sh), so its two
+# variants run on one node only.  Nobody's waiting is tuned: with more PEs
+# than cores our PEs yield, the library's default.
+# Each launch is `ISX KEYS ITERS LOGFILE` (ISx times ITERS iterations after
+# one untimed burn-in one, and verifies the last); the figures are the two
+# ISx prints from PE 0, the average over PEs and iterations of the whole
+# iteration ("Average total time") and of the key exchange ("Average
+# all2all time": shmem_longlong_fadd for the offset, shmem_int_put of the
+# keys, then shmem_barrier_all), plus the launch as the shell sees it.
+# ISx asks for a 1 GiB symmetric receive buffer per PE: every variant gets
+# SHMEM_SYMMETRIC_SIZE=$HEAP, and OSHMEM (Open MPI 4.1 reads only that
+# name) SMA_SYMMETRIC_SIZE=$HEAP too.
+# Every launch runs under `timeout` (KILL 10 s later); one that fails, times
+# out or does not pass ISx's verification (exit status 0 and no "Failed
+# Verification" / "Verification Failed" line) is recorded as missing
+# (verify column: the reason; its output kept as failed-VARIANT-...out) and
+# the run goes on.
+# Writes raw.csv (every launch), summary.csv (medians over rounds per
+# variant, scaling and topology, and each one's ratio to OSHMPI in the same
+# topology), load.txt (uptime before and after) and the ISx log files to
+# OUTDIR (default bench-results/isx), and prints the summary.
+#
+# Knobs: ROUNDS (3), NP (4), ISX_KEYS (keys per PE for weak and weak_iso,
+# total for strong; 4194304), ISX_ITERS (3), ISX_SCALINGS ("weak_iso weak"),
+# TOPOS ("nodes2 node"), IMPLS (the variants to run, names as above),
+# HEAP (1200M), TIMEOUT (300 s per launch), ISX_CFLAGS ("-O3 -DNDEBUG"),
+# BUILD_MPICH (build-mpich), BUILD_OPENMPI (build-openmpi), NO_BUILD=1,
+# OSHMPI_PREFIX (build-oshmpi-inst), SUMMARY_ONLY=1 (only summarize
+# OUTDIR/raw.csv).
+#
+# SPDX-License-Identifier: BSD-3-Clause
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+
+if [ -z "${ISX_SRC:-}" ] || [ ! -f "${ISX_SRC:-}/isx.c" ]; then
+    echo "isx.sh: set ISX_SRC to ISx's SHMEM/ directory (isx.c, timer.c, params.h, ...)" >&2
+    echo "isx.sh: ISx is not shipped here; get it from https://github.com/ParRes/ISx" >&2
+    echo "isx.sh:   git clone https://github.com/ParRes/ISx && ISX_SRC=\$PWD/ISx/SHMEM sh bench/isx.sh" >&2
+    exit 2
+fi
+for f in isx.c isx.h params.h timer.c timer.h pcg_basic.h; do
+    if [ ! -f "$ISX_SRC/$f" ]; then
+        echo "isx.sh: $ISX_SRC has no $f (ISx's SHMEM/ directory, https://github.com/ParRes/ISx)" >&2
+        exit 2
+    fi
+done
+ISX_SRC=$(cd "$ISX_SRC" && pwd)
+
+out=${1:-$root/bench-results/isx}
+ROUNDS=${ROUNDS:-3}
+NP=${NP:-4}
+ISX_KEYS=${ISX_KEYS:-4194304}
+ISX_ITERS=${ISX_ITERS:-3}
+ISX_SCALINGS=${ISX_SCALINGS:-weak_iso weak}
+TOPOS=${TOPOS:-nodes2 node}
+IMPLS=${IMPLS:-ours_mpich ours_mpich_nothread oshmpi ours_openmpi oshmem}
+HEAP=${HEAP:-1200M}
+TIMEOUT=${TIMEOUT:-300}
+ISX_CFLAGS=${ISX_CFLAGS:--O3 -DNDEBUG}
+BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
+BUILD_OPENMPI=${BUILD_OPENMPI:-$root/build-openmpi}
+OSHMPI_PREFIX=${OSHMPI_PREFIX:-$root/build-oshmpi-inst}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$out/bin" "$out/logs"
+out=$(cd "$out" && pwd)
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+# shellcheck disable=SC2034 # bench_common.sh's messages use $bench
+bench=isx.sh
+# shellcheck source=bench/bench_common.sh
+. "$here/bench_common.sh"
+
+raw=$out/raw.csv
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+# The source tree a meson build was configured from (its include/ is ours).
+source_of() {
+    sed -n 's/.*"source": *"\([^"]*\)".*/\1/p' "$1/meson-info/meson-info.json"
+}
+compat=
+if grep -q all_averages "$ISX_SRC/timer.c" && ! grep -q all_averages "$ISX_SRC/timer.h"; then
+    compat=-Dall_averages=pe_average_times
+fi
+# ISx's SCALING_OPTION values (its params.h and Makefile).
+scaling_option() {
+    case $1 in
+    strong) echo 1 ;;
+    weak) echo 2 ;;
+    weak_iso) echo 3 ;;
+    *) return 1 ;;
+    esac
+}
+for s in $ISX_SCALINGS; do
+    scaling_option "$s" >/dev/null ||
+        { echo "isx.sh: unknown scaling $s (strong, weak, weak_iso)" >&2; exit 1; }
+done
+# build IMPL: OUTDIR/bin/isx.SCALING.IMPL for every scaling.
+build() {
+    impl=$1
+    case $impl in
+    ours_mpich*)
+        [ -n "${NO_BUILD:-}" ] || bench_build "$BUILD_MPICH" mpicc.mpich libmpishmem.a
+        cc="mpicc.mpich -I$(source_of "$BUILD_MPICH")/include"
+        lib=$BUILD_MPICH/libmpishmem.a
+        name=ours_mpich ;;
+    ours_openmpi)
+        [ -n "${NO_BUILD:-}" ] || bench_build "$BUILD_OPENMPI" mpicc.openmpi libmpishmem.a
+        cc="mpicc.openmpi -I$(source_of "$BUILD_OPENMPI")/include"
+        lib=$BUILD_OPENMPI/libmpishmem.a
+        name=ours_openmpi ;;
+    oshmpi)
+        cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX") || exit 1
+        lib='' name=oshmpi ;;
+    oshmem) cc=oshcc lib='' name=oshmem ;;
+    *) echo "isx.sh: unknown variant $impl" >&2; exit 1 ;;
+    esac
+    for s in $ISX_SCALINGS; do
+        exe=$out/bin/isx.$s.$name
+        opt=$(scaling_option "$s")
+        # shellcheck disable=SC2086 # $cc and the flags hold several words
+        if ! $cc $ISX_CFLAGS -std=gnu99 -DSCALING_OPTION="$opt" $compat \
+            -o "$exe" "$ISX_SRC"/*.c $lib -lm >"$out/build-$s-$name.log" 2>&1; then
+            echo "isx.sh: building ISx ($s) for $name failed; see $out/build-$s-$name.log" >&2
+            tail -5 "$out/build-$s-$name.log" >&2
+            exit 1
+        fi
+    done
+}
+built=
+for impl in $IMPLS; do
+    case $impl in ours_mpich*) b=ours_mpich ;; *) b=$impl ;; esac
+    case " $built " in *" $b "*) ;; *) build "$impl"; built="$built $b" ;; esac
+done
+
+two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((NP / 2)) -n $NP"
+one_mpich="mpiexec.mpich -n $NP"
+one_ompi="mpiexec.openmpi --oversubscribe --mca btl_base_warn_component_unused 0 -n $NP"
+one_osh="oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0 -n $NP"
+
+echo "variant,scaling,round,np,topo,total_s,all2all_s,launch_s,verify" >"$raw"
+echo "before: $(uptime)" >"$out/load.txt"
+# run ROUND SCALING TOPO IMPL: one launch, one row of raw.csv.
+run() {
+    r=$1 s=$2 topo=$3 impl=$4
+    case $impl in
+    ours_mpich_nothread) exe=$out/bin/isx.$s.ours_mpich envs="MPISHMEM_PROGRESS_THREAD=0" ;;
+    oshmem) exe=$out/bin/isx.$s.$impl envs="SMA_SYMMETRIC_SIZE=$HEAP" ;;
+    *) exe=$out/bin/isx.$s.$impl envs= ;;
+    esac
+    case $topo/$impl in
+    nodes2/ours_openmpi | nodes2/oshmem) return ;;
+    nodes2/*) launch=$two ;;
+    node/ours_openmpi) launch=$one_ompi ;;
+    node/oshmem) launch=$one_osh ;;
+    node/*) launch=$one_mpich ;;
+    *) echo "isx.sh: unknown topology $topo" >&2; exit 1 ;;
+    esac
+    log=$out/logs/$impl-$s-$topo-np$NP-round$r.log
+    rm -f "$log"
+    t0=$(date +%s.%N)
+    rc=0
+    # shellcheck disable=SC2086 # $envs and $launch hold several words
+    timeout -k 10 "$TIMEOUT" env SHMEM_SYMMETRIC_SIZE="$HEAP" $envs $launch "$exe" \
+        "$ISX_KEYS" "$ISX_ITERS" "$log" >"$out/last.out" 2>&1 </dev/null || rc=$?
+    wall=$(echo "$(date +%s.%N) - $t0" | bc)
+    total=$(sed -n 's/^Average total time (per PE): *\([0-9.]*\).*/\1/p' "$out/last.out")
+    ata=$(sed -n 's/^Average all2all time (per PE): *\([0-9.]*\).*/\1/p' "$out/last.out")
+    if [ "$rc" -ne 0 ]; then
+        verify="missing: rc $rc"
+    elif grep -q -e 'Failed Verification' -e 'Verification Failed' "$out/last.out"; then
+        verify="missing: verification failed"
+    elif [ -z "$total" ] || [ -z "$ata" ]; then
+        verify="missing: no timing line"
+    else
+        verify=ok
+    fi
+    if [ "$verify" != ok ]; then
+        cp "$out/last.out" "$out/failed-$impl-$s-$topo-np$NP-round$r.out"
+        echo "isx.sh: $impl $s $topo np=$NP round $r: $verify" >&2
+        grep -v -e '^-*$' "$out/last.out" | tail -3 >&2
+        total='' ata=''
+    fi
+    echo "$impl,$s,$r,$NP,$topo,$total,$ata,$wall,$verify" >>"$raw"
+    echo "isx.sh: round $r $impl $s $topo np=$NP: total ${total:--} all2all ${ata:--} launch ${wall}s $verify" >&2
+}
+i=1
+while [ "$i" -le "$ROUNDS" ]; do
+    for s in $ISX_SCALINGS; do
+        for topo in $TOPOS; do
+            for impl in $IMPLS; do
+                run "$i" "$s" "$topo" "$impl"
+            done
+        done
+    done
+    i=$((i + 1))
+done
+echo "after:  $(uptime)" >>"$out/load.txt"
+fi
+
+"$py" - "$raw" "$out" <<'EOF'
+import csv, statistics, sys, collections
+raw, out = sys.argv[1], sys.argv[2]
+vals = collections.defaultdict(list)
+runs, order = collections.Counter(), []
+for r in csv.DictReader(open(raw)):
+    k = (r['variant'], r['scaling'], r['topo'], r['np'])
+    if k not in order:
+        order.append(k)
+    runs[k] += 1
+    if r['verify'] == 'ok':
+        for f in ('total_s', 'all2all_s', 'launch_s'):
+            vals[k + (f,)].append(float(r[f]))
+med = {k: statistics.median(v) for k, v in vals.items()}
+hdr = ['variant', 'scaling', 'topo', 'np', 'verified', 'total_s', 'all2all_s',
+       'launch_s', 'total_vs_oshmpi', 'all2all_vs_oshmpi']
+w = csv.writer(open(out + '/summary.csv', 'w'))
+pw = csv.writer(sys.stdout)
+for wr in (w, pw):
+    wr.writerow(hdr)
+for k in order:
+    v, s, t, n = k
+    ok = len(vals.get(k + ('total_s',), []))
+    row = [v, s, t, n, '%d/%d' % (ok, runs[k])]
+    row += ['%.4f' % med[k + (f,)] if k + (f,) in med else ''
+            for f in ('total_s', 'all2all_s', 'launch_s')]
+    for f in ('total_s', 'all2all_s'):
+        a, b = med.get(k + (f,)), med.get(('oshmpi', s, t, n, f))
+        row.append('%.2f' % (a / b) if a is not None and b else '')
+    for wr in (w, pw):
+        wr.writerow(row)
+EOF
+cat "$out/load.txt" 2>/dev/null || true
+echo "isx.sh: $out/raw.csv, $out/summary.csv" >&2
