@@ -117,7 +117,8 @@ while [ "$i" -le "$ROUNDS" ]; do
     # shmem_init + shmem_finalize by heap size (PE 0's clock, no launcher).
     if [ -z "${NO_INIT:-}" ]; then
         for heap in 256M 2G 8G; do
-            init="env BENCH_INIT_ONLY=1 SHMEM_SYMMETRIC_SIZE=$heap"
+            # Open MPI 4.1's OSHMEM reads only the older SMA_ name.
+            init="env BENCH_INIT_ONLY=1 SHMEM_SYMMETRIC_SIZE=$heap SMA_SYMMETRIC_SIZE=$heap"
             run "$i" 2 node ours mpich 1 $init mpiexec.mpich -n 2 "$ours_mpich"
             run "$i" 2 node ours openmpi 1 $init mpiexec.openmpi $ompi_flags -n 2 "$ours_ompi"
             run "$i" 2 node oshmem openmpi - $init oshrun $osh_flags -n 2 "$out/oshbench_oshmem"

@@ -94,7 +94,8 @@ run() {
     # OSHMPI's puts and quiet are MPI RMA even on one node: MPI-path counts.
     oshmpi) cmd="env SCALE_ITERS=$shm0_iters SCALE_REPS=5 $mpich_run $np $out/scale_oshmpi" ;;
     esac
-    cmd="env SHMEM_SYMMETRIC_SIZE=$HEAP ${cmd#env }"
+    # Open MPI 4.1's OSHMEM reads only the older SMA_ name.
+    cmd="env SHMEM_SYMMETRIC_SIZE=$HEAP SMA_SYMMETRIC_SIZE=$HEAP ${cmd#env }"
     t0=$(date +%s.%N)
     rc=0
     timeout -k 10 "$TIMEOUT" $cmd >"$out/last.out" 2>"$out/last.err" </dev/null || rc=$?
