@@ -204,6 +204,7 @@ static int plan_waiting(const mpishmem_settings_t *set)
     int cores = mpishmem_node_cores(mpishmem_rt.node);
     int over = mpishmem_rt.node_size > cores, any_over = over;
     mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
+    mpishmem_rt.wait_by_request = mpishmem_rt.yield && MPISHMEM_RMA_NEEDS_TARGET;
     mpishmem_allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
     if (any_over && mpishmem_env("MPISHMEM_CTX_LANES") == NULL)
         mpishmem_rt.ctx_lanes = 0;

@@ -51,30 +51,50 @@ static MPI_Op mpi_op_of(int op)
  * fetching AMOs, test ctx_fetch_threads).  Waiting threads sleep here. */
 static pthread_mutex_t oversubscribed_fetch = PTHREAD_MUTEX_INITIALIZER;
 
-/* A blocking fetching AMO under SHMEM_THREAD_MULTIPLE waits for its own
- * request, not for a local flush of the target: with threads sharing the
- * window, MPICH can return from one thread's MPI_Win_flush_local while
- * another flushes the same target and the result is still on its way (the
- * blocking get's race, rma_mpi.c).  Compare-and-swap has no request-based
- * form in MPI and keeps flush_local. */
-static void fetch_threaded(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatype dt,
-                           size_t size, const void *value, const void *cond, void *result,
-                           int rank)
+/* Waits for an AMO's request: when PEs outnumber cores, polling MPI and
+ * giving the core away, so the target PE gets one to answer (completion.c,
+ * flush_target); otherwise in MPI_Wait. */
+static void wait_amo(MPI_Request *req)
 {
-    int serialize = mpishmem_rt.yield;
+    if (mpishmem_rt.wait_by_request)
+        mpishmem_wait_rma(req);
+    else
+        MPISHMEM_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+}
+
+/* A blocking fetching AMO under SHMEM_THREAD_MULTIPLE, or when PEs
+ * outnumber cores, waits for its own request, not for a local flush of the
+ * target: with threads sharing the window, MPICH can return from one
+ * thread's MPI_Win_flush_local while another flushes the same target and
+ * the result is still on its way (the blocking get's race, rma_mpi.c); and
+ * oversubscribed, MPICH spins inside the flush until the target is
+ * scheduled.  Compare-and-swap has no request-based form in MPI: it keeps
+ * flush_local, after (oversubscribed) waiting for a fetch of the same word
+ * that accumulate ordering puts behind it. */
+static void fetch_wait(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatype dt,
+                       size_t size, const void *value, const void *cond, void *result,
+                       int rank)
+{
+    int serialize = mpishmem_rt.yield && mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE;
     if (serialize)
         pthread_mutex_lock(&oversubscribed_fetch);
+    MPI_Request req;
     if (op == MPISHMEM_AMO_CSWAP) {
         unsigned v = stash_operand(value, size), c = stash_operand(cond, size);
         MPISHMEM_MPI(MPI_Compare_and_swap(&stash[v], &stash[c], result, dt, rank, disp, s->win));
+        if (mpishmem_rt.wait_by_request) {
+            uint64_t probe;
+            MPISHMEM_MPI(MPI_Rget_accumulate(NULL, 0, dt, &probe, 1, dt, rank, disp, 1, dt,
+                                             MPI_NO_OP, s->win, &req));
+            mpishmem_wait_rma(&req);
+        }
         MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
     } else {
-        MPI_Request req;
         const void *origin = op == MPISHMEM_AMO_FETCH ? NULL : &stash[stash_operand(value, size)];
         MPISHMEM_MPI(MPI_Rget_accumulate(origin, origin != NULL, dt, result, 1, dt, rank, disp, 1,
                                          dt, op == MPISHMEM_AMO_FETCH ? MPI_NO_OP : mpi_op_of(op),
                                          s->win, &req));
-        MPISHMEM_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        wait_amo(&req);
     }
     if (serialize)
         pthread_mutex_unlock(&oversubscribed_fetch);
@@ -96,8 +116,9 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
         return;
     }
     unsigned v = STASH_SLOTS, c = STASH_SLOTS;
-    if (blocking && MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE)) {
-        fetch_threaded(s, op, disp, dt, size, value, cond, result, rank);
+    if (blocking && MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
+                                      mpishmem_rt.wait_by_request)) {
+        fetch_wait(s, op, disp, dt, size, value, cond, result, rank);
     } else {
         if (op == MPISHMEM_AMO_CSWAP) {
             v = stash_operand(value, size);

@@ -27,6 +27,20 @@ static inline void mpishmem_note_mpi_activity(void)
                      __ATOMIC_RELAXED);
 }
 
+/* Whether RMA between processes of one node needs the target inside MPI.
+ * MPICH (ch4) serves operations on MPI_Win_create windows by active
+ * messages, so an origin spinning inside MPI_Win_flush or a blocking
+ * MPI_Get waits until the target is scheduled; Open MPI's osc/ucx reaches
+ * on-node memory without it (there the same waits measured faster left
+ * inside MPI).  When PEs outnumber cores and this is 1
+ * (mpishmem_rt.wait_by_request), gets, fetching AMOs and flushes wait by
+ * polling requests and giving the core away (completion.c). */
+#ifdef MPICH_VERSION
+#define MPISHMEM_RMA_NEEDS_TARGET 1
+#else
+#define MPISHMEM_RMA_NEEDS_TARGET 0
+#endif
+
 /* One step of a polling loop; *spins counts the steps of this wait. */
 void mpishmem_progress_step(unsigned *spins);
 /* A test routine (shmem_test*, shmem_test_lock) that returns "not yet":
@@ -41,6 +55,9 @@ void mpishmem_progress_poke(void);
 /* Blocking collectives built on their non-blocking forms, so the wait polls
  * with mpishmem_progress_step instead of spinning inside MPI. */
 void mpishmem_wait_request(MPI_Request *req);
+/* The same for an RMA request whose answer needs the target PE inside MPI
+ * (mpishmem_rt.wait_by_request): yields longer before it naps. */
+void mpishmem_wait_rma(MPI_Request *req);
 void mpishmem_barrier_comm(MPI_Comm comm);
 /* The set-up collectives (shmem_init, team and space creation): MPICH spins
  * inside its blocking collectives, so when PEs outnumber cores each one

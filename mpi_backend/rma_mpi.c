@@ -40,8 +40,11 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
  * MPI_Win_flush_local while another thread flushes the same target and
  * the data is still on its way: the get then lands in a stack frame that
  * is gone (ctx_threads at 3 PEs with MPISHMEM_CTX_LANES=0 crashed so).
- * Used under SHMEM_THREAD_MULTIPLE only; one thread keeps Get + flush_local,
- * the faster route measured for issue 10. */
+ * Used under SHMEM_THREAD_MULTIPLE, and when PEs outnumber cores, where
+ * the wait polls MPI and gives the core away instead of spinning inside
+ * MPI while the target waits for one (completion.c, flush_target); one
+ * thread with a core keeps Get + flush_local, the faster route measured
+ * for issue 10. */
 void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
     mpishmem_note_mpi_activity();
@@ -50,7 +53,10 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
         MPI_Request r;
         MPISHMEM_MPI(MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r));
-        MPISHMEM_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        if (mpishmem_rt.wait_by_request)
+            mpishmem_wait_rma(&r);
+        else
+            MPISHMEM_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
         p += c;
         off += c;
         n -= c;

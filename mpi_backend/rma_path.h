@@ -187,7 +187,8 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         /* Observe this context's earlier puts and AMOs to pe. */
         mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
         int rank = mpishmem_segment_rank(s, pe);
-        if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE)) {
+        if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
+                              mpishmem_rt.wait_by_request)) {
             mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
         } else {
             mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);

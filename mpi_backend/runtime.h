@@ -24,6 +24,7 @@ typedef struct mpishmem_runtime {
     int debug;             /* SHMEM_DEBUG: exhaustive argument checks */
     int shm_enabled;       /* MPISHMEM_SHM: use load/store for on-node peers */
     int yield;             /* give up the CPU while polling (oversubscribed) */
+    int wait_by_request;   /* yield, and on-node RMA needs the target in MPI (progress.h) */
     int thread_level;      /* level provided to the user */
     int ctx_lanes;         /* MPISHMEM_CTX_LANES: windows per segment beyond lane 0 */
     int we_initialized_mpi;
