@@ -74,8 +74,13 @@ void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c)
     c->may_block = all;
 }
 
-/* Polls of an oversubscribed wait that only yield before the rest sleep. */
-#define YIELDS_BEFORE_SLEEP 16u
+/* Polls of an oversubscribed wait that only yield before the rest sleep.
+ * Sleeping too early idles the core a PE the collective needs could use:
+ * 4 PEs on 2 cores, MPICH, 8-byte broadcast, sum and fcollect (each with a
+ * barrier): 98-302 us after 16 yields, 7-10 us after 256, 6.5-14 us after
+ * 1024 or never (OSHMEM: 2.9-5.6 us); Open MPI 6-19 us whichever
+ * (oshbench, 2026-11-27). */
+#define YIELDS_BEFORE_SLEEP 256u
 
 /* With a core per PE, the common polling loop (it spins, then yields).
  * When PEs outnumber cores a PE waiting in a collective mostly waits for
