@@ -35,8 +35,8 @@ ctx_quiet_noop_created|lib/ordering.c|shmem_ctx_quiet|entry|if (ctx != SHMEM_CTX
 barrier_noquiet|lib/ordering.c|shmem_barrier_all|replace|mpishmem_complete_all();|;|barrier
 put_signal_noflush|lib/signal.c|put_signal|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, wpe);|;|put_signal
 signal_fence_only|lib/signal.c|put_signal|replace|if (mpishmem_segment_peer(s, wpe) == NULL)|if (0)|put_signal
-flush_listed_noflush|mpi_backend/completion.c|flush_listed|replace|MPISHMEM_MPI(MPI_Win_flush(mpishmem_lane_rank(l, e->pe), l->win));|;|barrier
-flush_pe_noflush|mpi_backend/completion.c|flush_pe_lane|replace|MPISHMEM_MPI(MPI_Win_flush(mpishmem_lane_rank(l, pe), l->win));|;|pe_quiet,get
+flush_listed_noflush|mpi_backend/completion.c|flush_listed|replace|flush_target(s, l, e->pe);|;|barrier
+flush_pe_noflush|mpi_backend/completion.c|flush_pe_lane|replace|flush_target(s, l, pe);|;|pe_quiet,get
 bounce_noflush|mpi_backend/rma_mpi.c|bounce_recycle|replace|MPISHMEM_MPI(MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win));|;|bounce
 get_noflush|mpi_backend/rma_path.h|mpishmem_get_bytes|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);|;|get
 dirty_unmarked|mpi_backend/segment.h|mpishmem_lane_mark|replace|mpishmem_dirty_mark(&l->dirty, pe) != 0|0|barrier,get
