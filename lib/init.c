@@ -22,6 +22,7 @@
 #include "coll/coll.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/progress_thread.h"
+#include "../mpi_backend/amo_am.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
 #include "../spaces/devices.h"
@@ -238,6 +239,31 @@ static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int 
                        "thread: %s", strerror(rc));
 }
 
+/* AMOs as requests (mpi_backend/amo_am.c) for the heap and global data
+ * where they need MPI (other nodes, or MPISHMEM_SHM=0).  Unset, only on an
+ * MPI whose atomics cost more than a message exchange (MPICH) and while
+ * every PE has the progress thread, which answers requests while its PE
+ * computes or sits in an MPI call of the program's own; without it a
+ * program that blocks in MPI while a peer waits for an AMO would hang.
+ * The route must be the same on every PE: one agreement. */
+static void plan_amo_route(const mpishmem_settings_t *set)
+{
+    mpishmem_segment_t *heap = mpishmem_segments.heap, *globals = &mpishmem_globals_segment;
+    int need = mpishmem_rt.n_pes > 1 && !(heap->amo_cpu && globals->amo_cpu);
+    int thread = mpishmem_progress_thread_running();
+    int want = set->amo_am >= 0 ? set->amo_am : MPISHMEM_RMA_NEEDS_TARGET && thread;
+    int mine[2] = {want && need, thread}, all[2];
+    mpishmem_allreduce(mine, all, 2, MPI_INT, MPI_MIN, mpishmem_rt.world);
+    if (!all[0])
+        return;
+    int rc = mpishmem_amo_am_start(mpishmem_rt.world, all[1]);
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot set up AMO requests: %s", mpi_text(rc).s);
+    if ((!heap->amo_cpu && mpishmem_amo_am_enable(heap) != 0) ||
+        (!globals->amo_cpu && mpishmem_amo_am_enable(globals) != 0))
+        mpishmem_fatal("shmem_init", "cannot set up AMO requests: segment table full");
+}
+
 static void start(int requested, int *provided)
 {
     if (mpishmem_rt.state == MPISHMEM_RUNNING) {
@@ -321,6 +347,7 @@ static void start(int requested, int *provided)
 
     mpishmem_trace_init();
     plan_progress(&set, mpi_provided, cores);
+    plan_amo_route(&set);
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
     static int exit_check_registered;
@@ -375,6 +402,7 @@ void shmem_finalize(void)
     shmem_barrier_all();
     /* From here on every PE is inside the library and polls MPI itself. */
     mpishmem_progress_thread_stop();
+    mpishmem_amo_am_stop(); /* every request was answered before the barrier ended */
     mpishmem_contexts_finalize();
     mpishmem_coll_finalize();
     mpishmem_teams_finalize();

@@ -28,6 +28,7 @@ static const char *const shm_globals_vars[] = {"MPISHMEM_SHM_GLOBALS", NULL};
 static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
 static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
 static const char *const progress_vars[] = {"MPISHMEM_PROGRESS_THREAD", NULL};
+static const char *const amo_am_vars[] = {"MPISHMEM_AMO_AM", NULL};
 
 /* MPISHMEM_CTX_LANES: an integer in [0, MPISHMEM_MAX_LANES - 1]. */
 static int read_lanes(void)
@@ -90,6 +91,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->shm_globals = mpishmem_read_bool(shm_globals_vars, 1);
     set->yield = mpishmem_read_bool(yield_vars, -1);
     set->progress_thread = mpishmem_read_bool(progress_vars, -1);
+    set->amo_am = mpishmem_read_bool(amo_am_vars, -1);
     set->print_version = mpishmem_read_bool(version_vars, 0);
     set->print_info = mpishmem_read_bool(info_vars, 0);
     set->ctx_lanes = read_lanes();
@@ -97,15 +99,17 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
 
 void mpishmem_agree_settings(const mpishmem_settings_t *set)
 {
-    enum { N = 6 };
-    /* MPISHMEM_PROGRESS_THREAD: 0 off, 1 on, 2 unset. */
+    enum { N = 7 };
+    /* MPISHMEM_PROGRESS_THREAD and MPISHMEM_AMO_AM: 0 off, 1 on, 2 unset. */
     unsigned long long mine[N] = {set->heap_size, (unsigned)set->debug, (unsigned)set->shm,
                                   (unsigned)set->ctx_lanes, (unsigned)set->shm_globals,
-                                  set->progress_thread < 0 ? 2u : (unsigned)set->progress_thread};
+                                  set->progress_thread < 0 ? 2u : (unsigned)set->progress_thread,
+                                  set->amo_am < 0 ? 2u : (unsigned)set->amo_am};
     unsigned long long v[2 * N], r[2 * N], lo[N], hi[N];
     static const char *const what[N] = {"SHMEM_SYMMETRIC_SIZE", "SHMEM_DEBUG", "MPISHMEM_SHM",
                                         "MPISHMEM_CTX_LANES", "MPISHMEM_SHM_GLOBALS",
-                                        "MPISHMEM_PROGRESS_THREAD (2: unset)"};
+                                        "MPISHMEM_PROGRESS_THREAD (2: unset)",
+                                        "MPISHMEM_AMO_AM (2: unset)"};
     /* One collective for both ends: the maximum is the complement of the
      * minimum of the complements. */
     for (int i = 0; i < N; i++) {
@@ -148,13 +152,17 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "independently [%d%s]\n"
                "  MPISHMEM_PROGRESS_THREAD  a thread drives MPI progress while the PE "
                "computes; unset: only with spare cores [%s, thread %s]\n"
+               "  MPISHMEM_AMO_AM       AMOs on memory reached through MPI as requests the "
+               "owner applies; unset: on MPICH with the progress thread [%s, %s]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
                mpishmem_rt.yield,
                mpishmem_rt.ctx_lanes,
                mpishmem_rt.ctx_lanes != set->ctx_lanes ? ": unset, and PEs outnumber cores" : "",
                set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
-               mpishmem_progress_thread_running() ? "running" : "not running");
+               mpishmem_progress_thread_running() ? "running" : "not running",
+               set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",
+               mpishmem_amo_am_on ? "requests" : "MPI atomics");
         mpishmem_spaces_report();
         mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();

@@ -1,14 +1,16 @@
 /*
  * mpishmem: the data path of every atomic memory operation.
  *
- * Atomicity rule.  Two mechanisms exist: CPU atomics on shared memory and
- * MPI accumulate operations.  They are not atomic with respect to each
- * other, so every location uses exactly one of them, chosen per segment
- * (`amo_cpu`) when the segment is created and the same on every PE:
- *   - a symmetric heap uses CPU atomics when every PE of the job maps every
- *     other PE's heap (one node, MPISHMEM_SHM on); otherwise MPI atomics,
- *     for every target including the calling PE;
- *   - global data always uses MPI atomics (it is private memory).
+ * Atomicity rule.  CPU atomics on the memory and MPI accumulate operations
+ * are not atomic with respect to each other, so every location uses one
+ * mechanism, chosen per segment when it is set up and the same on every PE:
+ *   - `amo_cpu`: CPU atomics, when every PE of the job maps every other
+ *     PE's copy (one node, MPISHMEM_SHM on);
+ *   - `amo_am` (heap and global data, where MPI atomics cost more than a
+ *     message exchange and a progress thread serves, or MPISHMEM_AMO_AM=1):
+ *     CPU atomics as well, made by a PE that maps the target's copy or, on
+ *     request, by the target itself (amo_am.c);
+ *   - otherwise MPI atomics, for every target including the calling PE.
  * MPI atomics all use one datatype per width (MPI_UINT32_T / MPI_UINT64_T,
  * two's complement makes SUM right for signed types and the bitwise ops and
  * swaps are bit moves), because MPI only promises atomicity between
@@ -27,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "rma_path.h"
+#include "amo_am.h"
 
 enum mpishmem_amo_op {
     MPISHMEM_AMO_FETCH,
@@ -103,6 +106,10 @@ static inline void mpishmem_amo(const char *routine, shmem_ctx_t ctx, int op, vo
             r = mpishmem_amo_cpu32(op, (uint32_t *)(peer + off), v, c);
             if (result) memcpy(result, &r, 4);
         }
+        return;
+    }
+    if (s->amo_am) { /* CPU atomics where mapped, else a request its owner applies */
+        mpishmem_amo_am(&ctx->pending, s, op, off, size, value, cond, result, pe);
         return;
     }
     /* Every MPI AMO goes through lane 0 (atomicity is per window); the

@@ -14,6 +14,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include "amo_am.h"
 #include "progress.h"
 #include "segment.h"
 #include "runtime.h"
@@ -41,6 +42,9 @@ int mpishmem_stores_unseen;
 static void flush_target(const mpishmem_segment_t *s, mpishmem_lane_t *l, int pe)
 {
     int rank = mpishmem_lane_rank(l, pe);
+    /* AMO requests (amo_am.c) mark lane 0: complete once acknowledged. */
+    if (s->amo_am && l == &s->lanes[0])
+        mpishmem_amo_am_wait_acks();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.wait_by_request) && s->win_bytes > 0 && s->gpu == NULL) {
         static __thread char scratch;
         MPI_Request r;

@@ -34,6 +34,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     {"MPISHMEM_PROGRESS_THREAD", "unset", "mpi_backend", ALL,
      "1: a thread per PE drives MPI progress while it computes, 0: none; unset: only "
      "where it costs nothing (docs/progress.md)"},
+    {"MPISHMEM_AMO_AM", "unset", "mpi_backend", ALL,
+     "1: AMOs on memory that MPI reaches are requests its owner applies (active messages), "
+     "0: MPI atomics; unset: on MPICH while the progress thread runs (docs/progress.md)"},
     {"MPISHMEM_BARRIER", "auto", "lib", PER,
      "barrier route: shm (flags in node-shared memory when a team is on one node), mpi, "
      "shm-central, shm-dissemination; auto: shm (docs/collectives.md); each team agrees on "

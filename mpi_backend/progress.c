@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "amo_am.h"
 #include "gpu_path.h"
 #include "progress.h"
 #include "runtime.h"
@@ -24,6 +25,14 @@
 #define YIELDS_BEFORE_NAP 64u
 
 unsigned long mpishmem_mpi_activity;
+
+void mpishmem_serve(void)
+{
+    if (mpishmem_gpu_service_on)
+        mpishmem_gpu_serve();
+    if (mpishmem_amo_am_on)
+        mpishmem_amo_am_serve();
+}
 
 static inline void poke_mpi(void)
 {
@@ -58,8 +67,8 @@ void mpishmem_progress_step(unsigned *spins)
 {
     unsigned n = ++*spins;
     mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
-        mpishmem_gpu_serve(); /* other PEs' requests for our device memory */
+    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+        mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
         poke_mpi();
         give_core_away(n, YIELDS_BEFORE_NAP);
@@ -76,8 +85,8 @@ void mpishmem_progress_test_failed(unsigned *spins)
 {
     unsigned n = ++*spins;
     mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
-        mpishmem_gpu_serve(); /* a PE polling a test may be the target of an agent request */
+    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+        mpishmem_serve(); /* a PE polling a test may be the target of a request */
     poke_mpi();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
         give_core_away(n, YIELDS_BEFORE_NAP);
@@ -86,8 +95,8 @@ void mpishmem_progress_test_failed(unsigned *spins)
 void mpishmem_progress_poke(void)
 {
     mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
-        mpishmem_gpu_serve();
+    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+        mpishmem_serve();
     poke_mpi();
 }
 
@@ -99,8 +108,8 @@ static void wait_request(MPI_Request *req, unsigned yields_before_nap)
     MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     while (!done) {
         mpishmem_note_mpi_activity();
-        if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
-            mpishmem_gpu_serve();
+        if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+            mpishmem_serve();
         if (mpishmem_rt.yield)
             give_core_away(++spins, yields_before_nap);
         MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));

@@ -41,6 +41,23 @@ static inline void mpishmem_note_mpi_activity(void)
 #define MPISHMEM_RMA_NEEDS_TARGET 0
 #endif
 
+/* Requests from other PEs that this PE serves while it waits: GPU agent
+ * work (gpu_path.h) and AMO requests (amo_am.h). */
+extern int mpishmem_gpu_service_on;
+extern int mpishmem_amo_am_on;
+extern int mpishmem_amo_am_polled_only;
+void mpishmem_serve(void);
+static inline int mpishmem_serving(void)
+{
+    return mpishmem_gpu_service_on | mpishmem_amo_am_on;
+}
+/* Whether a PE blocked inside an MPI call would leave a peer waiting: then
+ * collectives poll instead of blocking. */
+static inline int mpishmem_must_poll(void)
+{
+    return mpishmem_gpu_service_on | mpishmem_amo_am_polled_only;
+}
+
 /* One step of a polling loop; *spins counts the steps of this wait. */
 void mpishmem_progress_step(unsigned *spins);
 /* A test routine (shmem_test*, shmem_test_lock) that returns "not yet":

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress_thread.h"
+#include "amo_am.h"
 #include "progress.h"
 #include "env_read.h"
 #include "error.h"
@@ -62,6 +63,10 @@ static void *poll_mpi(void *arg)
             continue;
         int flag;
         MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE));
+        /* Peers' AMO requests (amo_am.c) wait for this while the PE computes
+         * or sits in an MPI call of its own. */
+        if (mpishmem_amo_am_on)
+            mpishmem_amo_am_serve();
     }
     return NULL;
 }

@@ -63,6 +63,7 @@ typedef struct mpishmem_segment {
     int peer_sparse;
     int separate_model;   /* window memory model is MPI_WIN_SEPARATE */
     int amo_cpu;          /* AMOs use CPU atomics (see amo_path.h), else MPI */
+    int amo_am;           /* else, when > 0: AMOs are requests its owner applies (amo_am.c) */
     int n_lanes;          /* lanes open: 1, or 1 + MPISHMEM_CTX_LANES (window.c) */
     mpishmem_lane_t lanes[MPISHMEM_MAX_LANES];
     MPI_Comm comm;        /* the windows' communicator (not owned) */

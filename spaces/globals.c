@@ -102,20 +102,26 @@ int mpishmem_globals_create(void)
     return MPI_SUCCESS;
 }
 
+static const char *atomics_of(const mpishmem_segment_t *s)
+{
+    return s->amo_cpu  ? "CPU atomics"
+           : s->amo_am ? "CPU atomics, by request to the owner where not mapped (MPISHMEM_AMO_AM)"
+                       : "MPI atomics";
+}
+
 void mpishmem_globals_report(void)
 {
     const mpishmem_segment_t *s = &mpishmem_globals_segment;
     if (s->win == MPI_WIN_NULL)
         return;
     if (mpishmem_rt.node_size == 1 && mpishmem_rt.shm_enabled)
-        printf("mpishmem: global data: no other PE on this node; %s atomics\n",
-               s->amo_cpu ? "CPU" : "MPI");
+        printf("mpishmem: global data: no other PE on this node; %s\n", atomics_of(s));
     else if (globals_direct)
-        printf("mpishmem: global data: load/store between the %d PEs of a node; %s atomics\n",
-               mpishmem_rt.node_size, s->amo_cpu ? "CPU" : "MPI");
+        printf("mpishmem: global data: load/store between the %d PEs of a node; %s\n",
+               mpishmem_rt.node_size, atomics_of(s));
     else
-        printf("mpishmem: global data: MPI RMA only (%s); MPI atomics "
-               "(MPISHMEM_SHM_GLOBALS)\n", globals_why);
+        printf("mpishmem: global data: MPI RMA only (%s, MPISHMEM_SHM_GLOBALS); %s\n",
+               globals_why, atomics_of(s));
 }
 
 void mpishmem_globals_destroy(void)

@@ -29,6 +29,7 @@
 #include <shmem.h>
 #include "../../mpi_backend/error.h"
 #include "../../mpi_backend/gpu_path.h"
+#include "../../mpi_backend/progress.h"
 
 /* The communicator a collective runs on, and its scratch. */
 typedef struct mpishmem_coll_comm {
@@ -162,9 +163,10 @@ void mpishmem_coll_wait(MPI_Request *req);
  * poll (mpishmem_coll_wait). */
 static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
 {
-    /* Once GPU spaces exist a PE may be waiting for another's agent
-     * (mpi_backend/gpu_path.h): polling serves it, blocking would not. */
-    return c->may_block && !mpishmem_gpu_service_on;
+    /* A PE may be waiting for another's GPU agent or, with no progress
+     * thread, for its answer to an AMO request (mpi_backend/progress.h):
+     * polling serves them, blocking would not. */
+    return c->may_block && !mpishmem_must_poll();
 }
 
 /* MPI never matches a blocking collective with a non-blocking one, so

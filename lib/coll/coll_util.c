@@ -99,8 +99,8 @@ void mpishmem_coll_wait(MPI_Request *req)
     unsigned polls = 0;
     MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     while (!done) {
-        if (MPISHMEM_UNLIKELY(mpishmem_gpu_service_on))
-            mpishmem_gpu_serve();
+        if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+            mpishmem_serve();
         if (++polls <= YIELDS_BEFORE_SLEEP) {
             sched_yield();
         } else {

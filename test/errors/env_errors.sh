@@ -75,7 +75,7 @@ run "SHMEM_DEBUG=yes SMA_DEBUG=maybe SHMEM_SYMMETRIC_SIZE=4M"
 # true/false word stops shmem_init naming the variable, whatever it controls.
 for pair in SHMEM_VERSION=maybe SHMEM_INFO=2 SMA_INFO=x SHMEM_ENABLE_CPU_SPACE=x \
             SHMEM_ENABLE_GPU_SPACE=enable MPISHMEM_YIELD=2 SHMEM_DEBUG=2 \
-            MPISHMEM_PROGRESS_THREAD=maybe; do
+            MPISHMEM_PROGRESS_THREAD=maybe MPISHMEM_AMO_AM=sometimes; do
     want_status=fail want_err="mpishmem: shmem_init: ${pair%%=*}='${pair#*=}' is not a boolean"
     run "$pair"
 done

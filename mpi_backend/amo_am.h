@@ -1,0 +1,39 @@
+/*
+ * mpishmem: AMOs as requests that the owning PE applies (amo_am.c).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MPISHMEM_AMO_AM_H
+#define MPISHMEM_AMO_AM_H
+
+#include <mpi.h>
+#include "segment.h"
+
+/* 1 while some segment takes AMOs as requests: every wait serves them. */
+extern int mpishmem_amo_am_on;
+/* 1 when only this PE's own waits serve them (no progress thread): a PE
+ * blocked inside an MPI collective would then leave a peer's request
+ * unanswered, so collectives poll instead (progress.h). */
+extern int mpishmem_amo_am_polled_only;
+
+/* Collective over world: the communicator and the posted receives.  0 or
+ * an MPI error code. */
+int mpishmem_amo_am_start(MPI_Comm world, int served_by_thread);
+/* Gives s (a segment over the world, on every PE in the same order) the
+ * request route; -1 when the table is full. */
+int mpishmem_amo_am_enable(mpishmem_segment_t *s);
+/* After the last barrier: nothing can be in flight any more. */
+void mpishmem_amo_am_stop(void);
+
+/* Serve requests that have arrived (a step of every wait). */
+void mpishmem_amo_am_serve(void);
+/* Until every non-fetching request this PE sent has been applied (its
+ * flush of a target, completion.c). */
+void mpishmem_amo_am_wait_acks(void);
+
+/* op on the size-byte word at offset off of s on pe (s->amo_am set):
+ * result (NULL for non-fetching ops) holds the old value on return. */
+void mpishmem_amo_am(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off,
+                     size_t size, const void *value, const void *cond, void *result, int pe);
+
+#endif
