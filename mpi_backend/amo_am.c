@@ -192,6 +192,28 @@ void mpishmem_amo_am_wait_acks(void)
 
 /* ---- the origin's side -------------------------------------------------------- */
 
+/* Until the answer is in.  With a core of its own the PE tests the answer
+ * and serves others' requests only every few tests (each serving pass
+ * tests two more requests); oversubscribed it yields between tests. */
+#define TESTS_PER_SERVE 8u
+static void wait_answer(MPI_Request *answer)
+{
+    if (mpishmem_rt.yield) {
+        mpishmem_wait_rma(answer); /* serves at every step */
+        return;
+    }
+    int done = 0;
+    for (unsigned n = 1;; n++) {
+        MPISHMEM_MPI(MPI_Test(answer, &done, MPI_STATUS_IGNORE));
+        if (done)
+            return;
+        if (n % TESTS_PER_SERVE == 0) {
+            mpishmem_note_mpi_activity();
+            mpishmem_serve(); /* two PEs may wait for each other's answers */
+        }
+    }
+}
+
 void mpishmem_amo_am(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off,
                      size_t size, const void *value, const void *cond, void *result, int pe)
 {
@@ -223,7 +245,7 @@ void mpishmem_amo_am(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_
                   (int)(__atomic_fetch_add(&reply_seq, 1, __ATOMIC_RELAXED) % REPLY_TAGS);
         MPISHMEM_MPI(MPI_Irecv(&old, 8, MPI_BYTE, pe, r.reply, comm, &answer));
         MPISHMEM_MPI(MPI_Send(&r, sizeof r, MPI_BYTE, pe, REQ_TAG, comm));
-        mpishmem_wait_rma(&answer); /* serving meanwhile: two PEs may wait for each other */
+        wait_answer(&answer);
     }
     if (result == NULL)
         return;
