@@ -252,11 +252,11 @@ static void plan_amo_route(const mpishmem_settings_t *set)
     int need = mpishmem_rt.n_pes > 1 && !(heap->amo_cpu && globals->amo_cpu);
     int thread = mpishmem_progress_thread_running();
     int want = set->amo_am >= 0 ? set->amo_am : MPISHMEM_RMA_NEEDS_TARGET && thread;
-    int mine[2] = {want && need, thread}, all[2];
-    mpishmem_allreduce(mine, all, 2, MPI_INT, MPI_MIN, mpishmem_rt.world);
-    if (!all[0])
+    int mine = want && need, all = 0;
+    mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);
+    if (!all)
         return;
-    int rc = mpishmem_amo_am_start(mpishmem_rt.world, all[1]);
+    int rc = mpishmem_amo_am_start(mpishmem_rt.world);
     if (rc != MPI_SUCCESS)
         mpishmem_fatal("shmem_init", "cannot set up AMO requests: %s", mpi_text(rc).s);
     if ((!heap->amo_cpu && mpishmem_amo_am_enable(heap) != 0) ||

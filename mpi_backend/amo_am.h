@@ -11,14 +11,10 @@
 
 /* 1 while some segment takes AMOs as requests: every wait serves them. */
 extern int mpishmem_amo_am_on;
-/* 1 when only this PE's own waits serve them (no progress thread): a PE
- * blocked inside an MPI collective would then leave a peer's request
- * unanswered, so collectives poll instead (progress.h). */
-extern int mpishmem_amo_am_polled_only;
-
 /* Collective over world: the communicator and the posted receives.  0 or
- * an MPI error code. */
-int mpishmem_amo_am_start(MPI_Comm world, int served_by_thread);
+ * an MPI error code.  While it is on, collectives poll and set-up calls
+ * that block inside MPI are preceded by a polled barrier (progress.h). */
+int mpishmem_amo_am_start(MPI_Comm world);
 /* Gives s (a segment over the world, on every PE in the same order) the
  * request route; -1 when the table is full. */
 int mpishmem_amo_am_enable(mpishmem_segment_t *s);

@@ -56,6 +56,7 @@ static int probe(mpishmem_segment_t *s, MPI_Comm comm)
 static void open_peers(mpishmem_segment_t *s, mpishmem_gpu_seg_t *g, MPI_Comm comm)
 {
     MPI_Comm node;
+    mpishmem_meet_before_blocking(comm);
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
         MPI_SUCCESS)
         return;

@@ -126,6 +126,12 @@ void mpishmem_wait_rma(MPI_Request *req)
     wait_request(req, RMA_YIELDS_BEFORE_NAP);
 }
 
+void mpishmem_meet_before_blocking(MPI_Comm comm)
+{
+    if (mpishmem_serving())
+        mpishmem_barrier_comm(comm);
+}
+
 void mpishmem_barrier_comm(MPI_Comm comm)
 {
     MPI_Request req;

@@ -45,18 +45,25 @@ static inline void mpishmem_note_mpi_activity(void)
  * work (gpu_path.h) and AMO requests (amo_am.h). */
 extern int mpishmem_gpu_service_on;
 extern int mpishmem_amo_am_on;
-extern int mpishmem_amo_am_polled_only;
 void mpishmem_serve(void);
 static inline int mpishmem_serving(void)
 {
     return mpishmem_gpu_service_on | mpishmem_amo_am_on;
 }
-/* Whether a PE blocked inside an MPI call would leave a peer waiting: then
- * collectives poll instead of blocking. */
+/* Whether a PE blocked inside an MPI call would leave a peer waiting for
+ * it: then collectives poll instead of blocking.  A progress thread does
+ * not make blocking safe: it would have to win MPICH's lock from a thread
+ * spinning inside the collective (OSU's atomics test: 4.5 ms per fetching
+ * AMO while the target sat in a blocking MPI_Allreduce). */
 static inline int mpishmem_must_poll(void)
 {
-    return mpishmem_gpu_service_on | mpishmem_amo_am_polled_only;
+    return mpishmem_serving();
 }
+/* Before a set-up call that blocks inside MPI (MPI_Comm_split,
+ * MPI_Win_create, ...): while PEs serve requests, the members of comm
+ * first meet in a polled barrier, so none is still waiting for an answer
+ * from one that is already blocked.  Collective over comm. */
+void mpishmem_meet_before_blocking(MPI_Comm comm);
 
 /* One step of a polling loop; *spins counts the steps of this wait. */
 void mpishmem_progress_step(unsigned *spins);

@@ -112,11 +112,13 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
      * MPI_Comm_split_type spin (MPICH: 120 ms for the latter at 4 PEs on
      * 2 cores). */
     MPI_Comm comm = MPI_COMM_NULL;
-    if (everyone)
+    if (everyone) {
         mpishmem_comm_dup(mpishmem_rt.world, &comm);
-    else
+    } else {
+        mpishmem_meet_before_blocking(mpishmem_rt.world);
         MPISHMEM_MPI(MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED,
                                     mpishmem_rt.my_pe, &comm));
+    }
     int rc = MPI_SUCCESS;
     if (member) {
         sp->comm = comm;
@@ -128,11 +130,13 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         mpishmem_space_counts.comms++;
         snprintf(sp->name, sizeof sp->name, "%s space %d", device_name(device), serial);
         if (device == SHMEM_DEVICE_CPU) {
-            if (everyone)
+            if (everyone) {
                 mpishmem_comm_dup(mpishmem_rt.node, &sp->shm_comm);
-            else
+            } else {
+                mpishmem_meet_before_blocking(comm);
                 MPISHMEM_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                                  &sp->shm_comm));
+            }
             mpishmem_space_counts.comms++;
             rc = mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
         } else {

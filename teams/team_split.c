@@ -53,6 +53,7 @@ static int split(shmem_team_t parent, int color, int key, const shmem_team_confi
 {
     MPI_Comm comm;
     *out = SHMEM_TEAM_INVALID;
+    mpishmem_meet_before_blocking(parent->comm);
     if (MPI_Comm_split(parent->comm, color, key, &comm) != MPI_SUCCESS)
         return -1;
     if (comm == MPI_COMM_NULL)

@@ -20,6 +20,8 @@
 #include "coll.h"
 #include "../../mpi_backend/segment.h"
 #include "../../mpi_backend/error.h"
+#include "../../mpi_backend/progress.h"
+#include "../../mpi_backend/runtime.h"
 
 #define BUCKETS 256u
 
@@ -92,6 +94,29 @@ static int set_tag(int start, int log_stride, int size)
 
 static pthread_mutex_t hashed_tag_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* While PEs serve requests (AMO requests, GPU agents: progress.h), the
+ * members meet in a polled barrier before MPI_Comm_create_group, which
+ * blocks inside MPI: a member blocked there could not answer a member
+ * still waiting for an AMO answer, which then never arrives (OSU's atomics
+ * test: targets enter shmem_double_sum_to_all while their peers' fetching
+ * AMOs wait).  There is no communicator of the members yet: a
+ * dissemination barrier of zero-byte messages over the world, with the
+ * set's tag. */
+static void members_meet(int start, int stride, int size, int tag)
+{
+    if (!mpishmem_serving())
+        return;
+    int me = (mpishmem_rt.my_pe - start) / stride;
+    for (int k = 1; k < size; k <<= 1) {
+        int to = start + (me + k) % size * stride, from = start + (me - k + size) % size * stride;
+        MPI_Request r[2];
+        MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, from, tag, mpishmem_rt.world, &r[0]));
+        MPISHMEM_MPI(MPI_Isend(NULL, 0, MPI_BYTE, to, tag, mpishmem_rt.world, &r[1]));
+        mpishmem_wait_request(&r[0]);
+        mpishmem_wait_request(&r[1]);
+    }
+}
+
 static struct active_set *create(const char *routine, int start, int log_stride, int size,
                                  unsigned h)
 {
@@ -107,6 +132,7 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     int tag = set_tag(start, log_stride, size);
     if (tag < 0)
         pthread_mutex_lock(&hashed_tag_lock);
+    members_meet(start, stride, size, tag < 0 ? (int)(h & 0x7fff) : tag);
     int rc = MPI_Comm_create_group(mpishmem_rt.world, group, tag < 0 ? (int)(h & 0x7fff) : tag,
                                    &s->cc.comm);
     if (tag < 0)

@@ -163,9 +163,9 @@ void mpishmem_coll_wait(MPI_Request *req);
  * poll (mpishmem_coll_wait). */
 static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
 {
-    /* A PE may be waiting for another's GPU agent or, with no progress
-     * thread, for its answer to an AMO request (mpi_backend/progress.h):
-     * polling serves them, blocking would not. */
+    /* A PE may be waiting for another's GPU agent or for its answer to an
+     * AMO request (mpi_backend/progress.h): polling serves them, blocking
+     * would not. */
     return c->may_block && !mpishmem_must_poll();
 }
 

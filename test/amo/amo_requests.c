@@ -17,6 +17,10 @@
  *                                       (receiver: flag, then the count)
  *   barrier                             K adds; barrier_all (receiver: count)
  *   fetch_order                         K adds, then a fetch: it sees them all
+ *   setup_entry                         the receiver enters a first active-set
+ *                                       reduction and a team split (blocking
+ *                                       MPI set-up calls) while the sender's
+ *                                       fetch-adds wait for it
  *   mpi_blocked                         the receiver sits in MPI_Barrier (the
  *                                       program's own MPI) while the sender
  *                                       fetch-adds it: the progress thread must
@@ -175,6 +179,45 @@ static void fetch_order_case(int sender, int peer)
     shmem_barrier_all();
 }
 
+/* The receiver enters collectives that set up communicators (an active
+ * set's first reduction: MPI_Comm_create_group; a team split:
+ * MPI_Comm_split), which block inside MPI, while the sender still waits
+ * for answers to its fetch-adds: the library must meet in a polled
+ * barrier first (progress.h), or both wait forever. */
+static double red_src, red_dst, red_wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+static long red_sync[SHMEM_REDUCE_SYNC_SIZE];
+
+static void setup_entry_case(int sender, int peer)
+{
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        red_sync[i] = SHMEM_SYNC_VALUE;
+    *h_count = 0;
+    shmem_barrier_all();
+    if (sender)
+        for (int k = 0; k < K; k++)
+            shmem_long_atomic_fetch_add(h_count, 1, peer);
+    red_src = 1;
+    shmem_double_sum_to_all(&red_dst, &red_src, 1, 0, 0, npes, red_wrk, red_sync);
+    if (red_dst != npes) {
+        fprintf(stderr, "amo_requests: setup_entry: PE %d summed %g, expected %d\n", me,
+                red_dst, npes);
+        failures++;
+    }
+    if (sender)
+        for (int k = 0; k < K; k++)
+            shmem_long_atomic_fetch_add(h_count, 1, peer);
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);
+    if (t != SHMEM_TEAM_INVALID)
+        shmem_team_destroy(t);
+    shmem_barrier_all();
+    if (!sender && peer >= 0 && *h_count != 2 * K) {
+        fprintf(stderr, "amo_requests: setup_entry: PE %d has %ld adds, expected %d\n", me,
+                *h_count, 2 * K);
+        failures++;
+    }
+}
+
 /* The receiver is inside the program's own MPI call, not the library:
  * only its progress thread can answer the sender's fetch-add. */
 static void mpi_blocked_case(int sender, int peer)
@@ -215,6 +258,7 @@ int main(void)
     completion_case("pe_quiet", PE_QUIET, sender, peer);
     completion_case("barrier", BARRIER, sender, peer);
     fetch_order_case(sender, peer);
+    setup_entry_case(sender, peer);
     const char *with_thread = getenv("AMO_REQUESTS_THREAD");
     if (with_thread != NULL && atoi(with_thread) == 1)
         mpi_blocked_case(sender, peer);
