@@ -98,6 +98,31 @@ static void route_cas_self_flush_local(int n)
 /* Median ns per operation of fn: rank 0 times `iters` calls (after a
  * warm-up) in each of `reps` samples while route_target polls MPI until
  * told to stop; the others only join the barriers.  Sorts s[reps]. */
+/* Message routes (the AMO request route, mpi_backend/amo_am.c): a 32-byte
+ * request the target answers from its polling loop, with 8 bytes
+ * (fetching) or not at all (posted; the last one is answered, so the time
+ * includes delivery). */
+#define ROUTE_REQ_TAG 8
+#define ROUTE_ANS_TAG 9
+static uint64_t route_req[4];
+static void route_msg_fetch(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Request r;
+        route_req[0] = 1;
+        MPI_Irecv(&route_res, 8, MPI_BYTE, route_target, ROUTE_ANS_TAG, MPI_COMM_WORLD, &r);
+        MPI_Send(route_req, 32, MPI_BYTE, route_target, ROUTE_REQ_TAG, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+}
+static void route_msg_post(int n)
+{
+    route_req[0] = 0;
+    for (int i = 0; i < n - 1; i++)
+        MPI_Send(route_req, 32, MPI_BYTE, route_target, ROUTE_REQ_TAG, MPI_COMM_WORLD);
+    route_msg_fetch(1);
+}
+
 static inline double mpi_route_measure(void (*fn)(int), int iters, int reps, double *s)
 {
     int me;
@@ -111,11 +136,26 @@ static inline double mpi_route_measure(void (*fn)(int), int iters, int reps, dou
             s[r] = (bench_now_ns() - t0) / iters;
             MPI_Send(NULL, 0, MPI_BYTE, route_target, 7, MPI_COMM_WORLD);
         } else if (me == route_target) {
-            MPI_Request q;
-            int done = 0;
+            MPI_Request q, req = MPI_REQUEST_NULL;
+            int done = 0, serve = fn == route_msg_fetch || fn == route_msg_post;
+            uint64_t in[4];
             MPI_Irecv(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, &q);
-            while (!done)
+            if (serve)
+                MPI_Irecv(in, 32, MPI_BYTE, 0, ROUTE_REQ_TAG, MPI_COMM_WORLD, &req);
+            while (!done) {
                 MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+                int got = 0;
+                while (serve && (MPI_Test(&req, &got, MPI_STATUS_IGNORE), got)) {
+                    route_res += 1; /* the "atomic" */
+                    if (in[0])
+                        MPI_Send(&route_res, 8, MPI_BYTE, 0, ROUTE_ANS_TAG, MPI_COMM_WORLD);
+                    MPI_Irecv(in, 32, MPI_BYTE, 0, ROUTE_REQ_TAG, MPI_COMM_WORLD, &req);
+                }
+            }
+            if (serve) {
+                MPI_Cancel(&req);
+                MPI_Wait(&req, MPI_STATUS_IGNORE);
+            }
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -138,6 +178,7 @@ static const struct mpi_route mpi_routes[] = {
     {"fop_replace+flush_local", route_fop_replace_flush_local},
     {"acc_band_post", route_acc_band_post}, {"acc_replace_post", route_acc_replace_post},
     {"cas_self+flush_local", route_cas_self_flush_local},
+    {"msg_fetch", route_msg_fetch}, {"msg_post", route_msg_post},
 };
 #define N_MPI_ROUTES (sizeof mpi_routes / sizeof mpi_routes[0])
 

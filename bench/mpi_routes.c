@@ -8,6 +8,8 @@
  * For each window kind (MPI_Win_create over static memory like our globals
  * window; MPI_Win_allocate) and each hint set, one CSV line per route:
  *   mpi_routes,<window>,<hints>,<route>,<median ns>
+ * msg_fetch / msg_post are no RMA: 32-byte requests rank 1 answers from its
+ * polling loop (8 bytes back, or none): the floor of the AMO request route.
  * Run: mpiexec -n 2 ./mpi_routes   (BENCH_ITERS, BENCH_REPS; ROUTES_KIND,
  * ROUTES_HINTS, ROUTES_ONLY select windows, hint sets and routes;
  * ROUTES_SELF_CAS=1 adds a compare-and-swap on the caller's own window,
