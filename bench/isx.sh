@@ -104,10 +104,6 @@ bench=isx.sh
 
 raw=$out/raw.csv
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-# The source tree a meson build was configured from (its include/ is ours).
-source_of() {
-    sed -n 's/.*"source": *"\([^"]*\)".*/\1/p' "$1/meson-info/meson-info.json"
-}
 compat=
 if grep -q all_averages "$ISX_SRC/timer.c" && ! grep -q all_averages "$ISX_SRC/timer.h"; then
     compat=-Dall_averages=pe_average_times
@@ -129,16 +125,8 @@ done
 build() {
     impl=$1
     case $impl in
-    ours_mpich*)
-        [ -n "${NO_BUILD:-}" ] || bench_build "$BUILD_MPICH" mpicc.mpich libmpishmem.a
-        cc="mpicc.mpich -I$(source_of "$BUILD_MPICH")/include"
-        lib=$BUILD_MPICH/libmpishmem.a
-        name=ours_mpich ;;
-    ours_openmpi)
-        [ -n "${NO_BUILD:-}" ] || bench_build "$BUILD_OPENMPI" mpicc.openmpi libmpishmem.a
-        cc="mpicc.openmpi -I$(source_of "$BUILD_OPENMPI")/include"
-        lib=$BUILD_OPENMPI/libmpishmem.a
-        name=ours_openmpi ;;
+    ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
+    ours_openmpi) bench_ours "$BUILD_OPENMPI" openmpi; name=ours_openmpi ;;
     oshmpi)
         cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX") || exit 1
         lib='' name=oshmpi ;;
@@ -149,19 +137,13 @@ build() {
         exe=$out/bin/isx.$s.$name
         opt=$(scaling_option "$s")
         # shellcheck disable=SC2086 # $cc and the flags hold several words
-        if ! $cc $ISX_CFLAGS -std=gnu99 -DSCALING_OPTION="$opt" $compat \
-            -o "$exe" "$ISX_SRC"/*.c $lib -lm >"$out/build-$s-$name.log" 2>&1; then
-            echo "isx.sh: building ISx ($s) for $name failed; see $out/build-$s-$name.log" >&2
-            tail -5 "$out/build-$s-$name.log" >&2
-            exit 1
-        fi
+        bench_compile "$out/build-$s-$name.log" "ISx ($s) for $name" \
+            $cc $ISX_CFLAGS -std=gnu99 -DSCALING_OPTION="$opt" $compat \
+            -o "$exe" "$ISX_SRC"/*.c $lib -lm
     done
 }
-built=
-for impl in $IMPLS; do
-    case $impl in ours_mpich*) b=ours_mpich ;; *) b=$impl ;; esac
-    case " $built " in *" $b "*) ;; *) build "$impl"; built="$built $b" ;; esac
-done
+# shellcheck disable=SC2086 # one variant per word
+bench_build_variants build $IMPLS
 
 two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((NP / 2)) -n $NP"
 one_mpich="mpiexec.mpich -n $NP"
@@ -206,26 +188,22 @@ run() {
         verify=ok
     fi
     if [ "$verify" != ok ]; then
-        cp "$out/last.out" "$out/failed-$impl-$s-$topo-np$NP-round$r.out"
-        echo "isx.sh: $impl $s $topo np=$NP round $r: $verify" >&2
-        grep -v -e '^-*$' "$out/last.out" | tail -3 >&2
+        bench_failed "$impl-$s-$topo-np$NP-round$r" "$impl $s $topo np=$NP round $r: $verify"
         total='' ata=''
     fi
     echo "$impl,$s,$r,$NP,$topo,$total,$ata,$wall,$verify" >>"$raw"
     echo "isx.sh: round $r $impl $s $topo np=$NP: total ${total:--} all2all ${ata:--} launch ${wall}s $verify" >&2
 }
-i=1
-while [ "$i" -le "$ROUNDS" ]; do
+one_round() {
     for s in $ISX_SCALINGS; do
         for topo in $TOPOS; do
             for impl in $IMPLS; do
-                run "$i" "$s" "$topo" "$impl"
+                run "$1" "$s" "$topo" "$impl"
             done
         done
     done
-    i=$((i + 1))
-done
-echo "after:  $(uptime)" >>"$out/load.txt"
+}
+bench_rounds one_round
 fi
 
 "$py" - "$raw" "$out" <<'EOF'

@@ -128,10 +128,6 @@ bench=osu.sh
 # shellcheck source=bench/bench_common.sh
 . "$here/bench_common.sh"
 
-# The source tree a meson build was configured from (its include/ is ours).
-source_of() {
-    sed -n 's/.*"source": *"\([^"]*\)".*/\1/p' "$1/meson-info/meson-info.json"
-}
 # What osu_util.c would give the two tests: OSU's option block (only read by
 # osu_util_pgas.c's printing helpers, which these tests do not call) and the
 # timer behind OSU's TIME().
@@ -157,10 +153,7 @@ EOF
 build() {
     name=$1
     case $name in
-    ours_mpich)
-        [ -n "${NO_BUILD:-}" ] || bench_build "$BUILD_MPICH" mpicc.mpich libmpishmem.a
-        cc="mpicc.mpich -I$(source_of "$BUILD_MPICH")/include"
-        lib=$BUILD_MPICH/libmpishmem.a ;;
+    ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
     oshmpi)
         cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX") || exit 1
         lib='' ;;
@@ -170,20 +163,13 @@ build() {
     for t in $TESTS; do
         exe=$out/bin/osu_oshm_$t.$name
         # shellcheck disable=SC2086 # $cc and the flags hold several words
-        if ! $cc $OSU_CFLAGS -DOSHM_1_3 -DFLOAT_PRECISION="$OSU_PRECISION" -I"$util_dir" -o "$exe" \
-            "$tests_dir/osu_oshm_$t.c" "$util_dir/osu_util_pgas.c" "$glue" \
-            $lib -lm >"$out/build/$t-$name.log" 2>&1; then
-            echo "osu.sh: building osu_oshm_$t for $name failed; see $out/build/$t-$name.log" >&2
-            tail -5 "$out/build/$t-$name.log" >&2
-            exit 1
-        fi
+        bench_compile "$out/build/$t-$name.log" "osu_oshm_$t for $name" \
+            $cc $OSU_CFLAGS -DOSHM_1_3 -DFLOAT_PRECISION="$OSU_PRECISION" -I"$util_dir" \
+            -o "$exe" "$tests_dir/osu_oshm_$t.c" "$util_dir/osu_util_pgas.c" "$glue" $lib -lm
     done
 }
-built=
-for impl in $IMPLS; do
-    case $impl in ours_mpich*) b=ours_mpich ;; *) b=$impl ;; esac
-    case " $built " in *" $b "*) ;; *) build "$b"; built="$built $b" ;; esac
-done
+# shellcheck disable=SC2086 # one variant per word
+bench_build_variants build $IMPLS
 
 echo "variant,test,round,np,topo,key,unit,value,launch_s,status" >"$raw"
 echo "before: $(uptime)" >"$out/load.txt"
@@ -236,9 +222,7 @@ run() {
         status="missing: no figures"
     fi
     if [ "$status" != ok ]; then
-        cp "$out/last.out" "$out/failed-$impl-$t-$topo-np$np-round$r.out"
-        echo "osu.sh: $impl $t $topo np=$np round $r: $status" >&2
-        grep -v -e '^-*$' "$out/last.out" | tail -3 >&2
+        bench_failed "$impl-$t-$topo-np$np-round$r" "$impl $t $topo np=$np round $r: $status"
     fi
     if [ "$n" -eq 0 ]; then
         echo "$impl,$t,$r,$np,$topo,,$unit,,$wall,$status" >>"$raw"
@@ -248,20 +232,18 @@ run() {
     done <"$out/last.fig"
     echo "osu.sh: round $r $impl $t $topo np=$np: $n figures, launch ${wall}s, $status" >&2
 }
-i=1
-while [ "$i" -le "$ROUNDS" ]; do
+one_round() {
     for t in $TESTS; do
         for topo in $TOPOS; do
             for np in $NPS; do
                 for impl in $IMPLS; do
-                    run "$i" "$t" "$topo" "$np" "$impl"
+                    run "$1" "$t" "$topo" "$np" "$impl"
                 done
             done
         done
     done
-    i=$((i + 1))
-done
-echo "after:  $(uptime)" >>"$out/load.txt"
+}
+bench_rounds one_round
 rm -f "$out/last.out" "$out/last.fig"
 fi
 
