@@ -17,6 +17,7 @@
 # reports WHY with the output's last lines.
 # bench_rounds FN: calls FN 1, FN 2, ... FN $ROUNDS (one interleaved round
 # each), then notes the load in $out/load.txt.
+# bench_report: the load before and after, and where the results are.
 #
 # SPDX-License-Identifier: BSD-3-Clause
 bench_python() {
@@ -77,4 +78,9 @@ bench_rounds() {
         round=$((round + 1))
     done
     echo "after:  $(uptime)" >>"$out/load.txt"
+}
+
+bench_report() {
+    cat "$out/load.txt" 2>/dev/null || true
+    echo "$bench: $out/raw.csv, $out/summary.csv" >&2
 }

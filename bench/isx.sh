@@ -206,9 +206,11 @@ one_round() {
 bench_rounds one_round
 fi
 
-"$py" - "$raw" "$out" <<'EOF'
+"$py" - "$raw" "$out" "$here" <<'EOF'
 import csv, statistics, sys, collections
 raw, out = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from bench_summary import ratio, summary_writer
 vals = collections.defaultdict(list)
 runs, order = collections.Counter(), []
 for r in csv.DictReader(open(raw)):
@@ -222,10 +224,8 @@ for r in csv.DictReader(open(raw)):
 med = {k: statistics.median(v) for k, v in vals.items()}
 hdr = ['variant', 'scaling', 'topo', 'np', 'verified', 'total_s', 'all2all_s',
        'launch_s', 'total_vs_oshmpi', 'all2all_vs_oshmpi']
-w = csv.writer(open(out + '/summary.csv', 'w'))
-pw = csv.writer(sys.stdout)
-for wr in (w, pw):
-    wr.writerow(hdr)
+w = summary_writer(out)
+w.writerow(hdr)
 for k in order:
     v, s, t, n = k
     ok = len(vals.get(k + ('total_s',), []))
@@ -233,10 +233,7 @@ for k in order:
     row += ['%.4f' % med[k + (f,)] if k + (f,) in med else ''
             for f in ('total_s', 'all2all_s', 'launch_s')]
     for f in ('total_s', 'all2all_s'):
-        a, b = med.get(k + (f,)), med.get(('oshmpi', s, t, n, f))
-        row.append('%.2f' % (a / b) if a is not None and b else '')
-    for wr in (w, pw):
-        wr.writerow(row)
+        row.append(ratio(med.get(k + (f,)), med.get(('oshmpi', s, t, n, f))))
+    w.writerow(row)
 EOF
-cat "$out/load.txt" 2>/dev/null || true
-echo "isx.sh: $out/raw.csv, $out/summary.csv" >&2
+bench_report

@@ -89,6 +89,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 raw=$out/raw.csv
+# shellcheck disable=SC2034 # bench_common.sh's messages use $bench
+bench=osu.sh
+# shellcheck source=bench/bench_common.sh
+. "$here/bench_common.sh"
 
 if [ -z "${SUMMARY_ONLY:-}" ]; then
 if [ -z "${OSU_SRC:-}" ]; then
@@ -123,10 +127,6 @@ mkdir -p "$out/bin" "$out/build"
 out=$(cd "$out" && pwd)
 raw=$out/raw.csv
 
-# shellcheck disable=SC2034 # bench_common.sh's messages use $bench
-bench=osu.sh
-# shellcheck source=bench/bench_common.sh
-. "$here/bench_common.sh"
 
 # What osu_util.c would give the two tests: OSU's option block (only read by
 # osu_util_pgas.c's printing helpers, which these tests do not call) and the
@@ -247,9 +247,11 @@ bench_rounds one_round
 rm -f "$out/last.out" "$out/last.fig"
 fi
 
-MR_SIZES=$MR_SIZES "$py" - "$raw" "$out" <<'EOF'
+MR_SIZES=$MR_SIZES "$py" - "$raw" "$out" "$here" <<'EOF'
 import collections, csv, os, statistics, sys
 raw, out = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from bench_summary import ratio, summary_writer
 mr_sizes = os.environ['MR_SIZES'].split()
 vals = collections.defaultdict(list)
 rows, variants, units = [], [], {}
@@ -272,10 +274,8 @@ for v in variants:
     hdr += [v, v + '_n']
 hdr += [v + '_vs_oshmpi' for v in variants if v != 'oshmpi']
 hdr += [v + '_vs_oshmem' for v in variants if v != 'oshmem']
-w = csv.writer(open(out + '/summary.csv', 'w'))
-pw = csv.writer(sys.stdout)
-for wr in (w, pw):
-    wr.writerow(hdr)
+w = summary_writer(out)
+w.writerow(hdr)
 for k in rows:
     row = list(k) + [units[k]]
     for v in variants:
@@ -287,10 +287,7 @@ for k in rows:
         for v in variants:
             if v == base:
                 continue
-            a = med.get(k + (v,))
-            row.append('%.2f' % (a / b) if a is not None and b else '')
-    for wr in (w, pw):
-        wr.writerow(row)
+            row.append(ratio(med.get(k + (v,)), b))
+    w.writerow(row)
 EOF
-cat "$out/load.txt" 2>/dev/null || true
-echo "osu.sh: $out/raw.csv, $out/summary.csv" >&2
+bench_report
