@@ -4,10 +4,22 @@
  *   put             shmem_putmem from PE 0's GPU-space buffer into PE 1's
  *   get             shmem_getmem from PE 1's GPU-space buffer into PE 0's
  *   put_quiet       shmem_putmem + shmem_quiet
+ *   put_from_host   shmem_putmem from PE 0's private host memory into PE 1's
+ *                   GPU-space buffer (a host program feeding a GPU)
+ *   get_to_host     shmem_getmem from PE 1's GPU-space buffer into PE 0's
+ *                   private host memory
  *   floor_d2d       cudaMemcpy device to device on PE 0's GPU, + synchronize
  *   floor_h2d       cudaMemcpy from pageable host memory to that GPU, + synchronize
  *   floor_d2d_peer  cudaMemcpy from PE 0's GPU to PE 1's, + synchronize
  *                   (only when the two PEs use different GPUs)
+ *   floor_d2h_pinned, floor_h2d_pinned
+ *                   cudaMemcpy between that GPU and page-locked host memory
+ *                   (cudaMallocHost), + synchronize: one stage of a staged
+ *                   transfer
+ *   floor_mpi_put   MPI_Put of host memory into PE 1's MPI_Win_allocate
+ *                   window + MPI_Win_flush: the message stage
+ * A staged route (GPU memory reached over MPI that is not GPU-aware) costs at
+ * least the largest of its three stages, and at most their sum.
  * The library's copies return complete, so every floor synchronizes too.
  * 8 bytes is the latency, 4 KiB, 64 KiB and 1 MiB the bandwidth.
  *
@@ -33,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <mpi.h>
 #include <shmem.h>
 #include "bench_util.h"
 
@@ -51,6 +64,11 @@ static size_t cur;                       /* bytes per operation being measured *
 static unsigned char *gsrc, *gdst;       /* GPU-space buffers, MAX_BYTES each */
 static unsigned char *dsrc, *ddst, *hsrc; /* the floors' buffers, on PE 0 */
 static unsigned char *dpeer;             /* on PE 1's GPU, or NULL */
+static unsigned char *pinned;            /* page-locked host memory, on PE 0 */
+static unsigned char *hdst;              /* private host memory, every PE */
+static unsigned char *wbase;             /* PE's part of the MPI floor window */
+static MPI_Win floor_win = MPI_WIN_NULL;
+static int (*malloc_host)(void **, size_t), (*free_host)(void *);
 static const char *label;
 
 static void check(int rc, const char *what)
@@ -79,6 +97,18 @@ static void op_put_quiet(int n)
     }
 }
 
+static void op_put_from_host(int n)
+{
+    for (int i = 0; i < n; i++)
+        shmem_putmem(gdst, hsrc, cur, 1);
+}
+
+static void op_get_to_host(int n)
+{
+    for (int i = 0; i < n; i++)
+        shmem_getmem(hdst, gdst, cur, 1);
+}
+
 static void copy_sync(void *dst, const void *src, int kind, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -90,6 +120,16 @@ static void copy_sync(void *dst, const void *src, int kind, int n)
 static void floor_d2d(int n) { copy_sync(ddst, dsrc, D2D, n); }
 static void floor_h2d(int n) { copy_sync(ddst, hsrc, H2D, n); }
 static void floor_d2d_peer(int n) { copy_sync(dpeer, dsrc, D2D, n); }
+static void floor_d2h_pinned(int n) { copy_sync(pinned, dsrc, D2H, n); }
+static void floor_h2d_pinned(int n) { copy_sync(ddst, pinned, H2D, n); }
+
+static void floor_mpi_put(int n)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Put(hsrc, (int)cur, MPI_BYTE, 1, 0, (int)cur, MPI_BYTE, floor_win);
+        MPI_Win_flush(1, floor_win);
+    }
+}
 
 /* One CSV row per size of op (every PE calls it: bench_measure synchronizes). */
 static void row(const char *name, void (*op)(int), bench_config_t base)
@@ -143,6 +183,12 @@ int main(void)
     if (hsrc == NULL)
         gpu_die("out of memory");
     memset(hsrc, 0x5a, MAX_BYTES);
+    hdst = malloc(MAX_BYTES);
+    if (hdst == NULL)
+        gpu_die("out of memory");
+    /* The message stage's floor: host memory, a window MPI allocates. */
+    MPI_Win_allocate(MAX_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &floor_win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, floor_win);
     to_dev(gsrc, hsrc, MAX_BYTES);
     to_dev(gdst, hsrc, MAX_BYTES);
 
@@ -158,6 +204,12 @@ int main(void)
         ddst = gpu_alloc(MAX_BYTES);
         to_dev(dsrc, hsrc, MAX_BYTES);
         to_dev(ddst, hsrc, MAX_BYTES);
+        *(void **)&malloc_host = dlsym(gpu.handle, "cudaMallocHost");
+        *(void **)&free_host = dlsym(gpu.handle, "cudaFreeHost");
+        if (malloc_host == NULL || free_host == NULL)
+            gpu_die("the CUDA runtime lacks cudaMallocHost or cudaFreeHost");
+        check(malloc_host((void **)&pinned, MAX_BYTES), "cudaMallocHost");
+        memcpy(pinned, hsrc, MAX_BYTES);
         if (peer_dev >= 0 && peer_dev != my_dev) {
             check(gpu.set_device(peer_dev), "cudaSetDevice");
             dpeer = gpu_alloc(MAX_BYTES);
@@ -176,8 +228,13 @@ int main(void)
     row("put", op_put, cfg);
     row("get", op_get, cfg);
     row("put_quiet", op_put_quiet, cfg);
+    row("put_from_host", op_put_from_host, cfg);
+    row("get_to_host", op_get_to_host, cfg);
     row("floor_d2d", floor_d2d, cfg);
     row("floor_h2d", floor_h2d, cfg);
+    row("floor_d2h_pinned", floor_d2h_pinned, cfg);
+    row("floor_h2d_pinned", floor_h2d_pinned, cfg);
+    row("floor_mpi_put", floor_mpi_put, cfg);
     /* Every PE learns whether PE 0 has a buffer on PE 1's GPU. */
     mine = dpeer != NULL;
     shmem_int_max_reduce(SHMEM_TEAM_WORLD, &everyone, &mine, 1);
@@ -190,9 +247,13 @@ int main(void)
         gpu.free_(ddst);
         if (dpeer)
             gpu.free_(dpeer);
+        free_host(pinned);
         if (app_dev >= 0)
             gpu.set_device(app_dev);
     }
+    MPI_Win_unlock_all(floor_win);
+    MPI_Win_free(&floor_win);
+    free(hdst);
     free(hsrc);
     shmem_space_free(SHMEM_SPACE_GPU, gdst);
     shmem_space_free(SHMEM_SPACE_GPU, gsrc);
