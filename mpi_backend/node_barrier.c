@@ -23,17 +23,9 @@
  * line prefetcher of x86 too. */
 #define LINE 128u
 
-struct mpishmem_node_barrier {
-    int me, n, rounds;
-    enum mpishmem_node_barrier_algo algo;
-    uint64_t epoch;     /* barriers this PE has entered */
-    char *base;         /* the flags; NULL for a one-member communicator */
-    size_t len;
-};
-
 /* Line 0: the central algorithm's arrival count; line 1: its release
  * epoch; then n * rounds dissemination flags, (pe, round) written only by
- * PE pe - 2^round. */
+ * PE pe - 2^round; then the slots (node_barrier.h). */
 static inline uint64_t *line(const mpishmem_node_barrier_t *b, size_t i)
 {
     return (uint64_t *)(b->base + i * LINE);
@@ -131,7 +123,8 @@ mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
             b->rounds++;
         long page = sysconf(_SC_PAGESIZE);
         size_t pg = page > 0 ? (size_t)page : 4096;
-        b->len = ((2 + (size_t)n * (size_t)b->rounds) * LINE + pg - 1) / pg * pg;
+        b->len = ((2 + (size_t)n * (size_t)b->rounds) * LINE +
+                  2 * (size_t)n * MPISHMEM_NODE_SLOT + pg - 1) / pg * pg;
     }
     if (n == 1) {
         if (all_agree(comm, ok))
@@ -152,6 +145,8 @@ mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
     mpishmem_wait_request(&req);
     if (me != 0 && ok)
         b->base = mpishmem_shm_map_peer(&id);
+    if (b != NULL && b->base != NULL)
+        b->slots = b->base + (2 + (size_t)n * (size_t)b->rounds) * LINE;
     ok = all_agree(comm, ok && b->base != NULL);
     if (fd >= 0)
         close(fd); /* after the agreement: everyone who could open it has */

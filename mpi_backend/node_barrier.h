@@ -15,11 +15,20 @@
  * Release stores and acquire loads chain every PE's earlier stores to
  * every PE's later loads.
  *
+ * Beside the flags, each member has a slot of MPISHMEM_NODE_SLOT bytes in
+ * each of two sets, for small collectives (lib/coll): a member writes its
+ * part into its slot of the next barrier's set, waits, and reads every
+ * member's slot of that set.  Sets alternate by barrier, so a member that
+ * runs ahead writes the other set while slow members still read: it
+ * cannot come back to this set before they have entered the barrier after
+ * it, which they do only once they have read.
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef MPISHMEM_NODE_BARRIER_H
 #define MPISHMEM_NODE_BARRIER_H
 
+#include <stdint.h>
 #include <mpi.h>
 
 enum mpishmem_node_barrier_algo {
@@ -35,6 +44,14 @@ typedef struct mpishmem_node_barrier mpishmem_node_barrier_t;
  * by all; NULL otherwise (the caller keeps the MPI barrier). */
 mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
                                                       enum mpishmem_node_barrier_algo algo);
+/* Bytes per member and set for small collectives. */
+#define MPISHMEM_NODE_SLOT 512
+
+/* Member i's slot in the set of the next barrier (ahead 1: to write before
+ * waiting) or of the barrier this member last passed (ahead 0: to read
+ * after it).  Only for objects of more than one member. */
+static inline char *mpishmem_node_slot(const mpishmem_node_barrier_t *b, int i, int ahead);
+
 /* Local: unmaps the flags (the other members may still be using theirs). */
 void mpishmem_node_barrier_free(mpishmem_node_barrier_t *b);
 
@@ -42,5 +59,21 @@ void mpishmem_node_barrier_free(mpishmem_node_barrier_t *b);
  * waits as mpishmem_progress_step does.  Orders memory: stores before it
  * on any member are visible to loads after it on every member. */
 void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b);
+
+/* ---- inline: the object's layout -------------------------------------------- */
+struct mpishmem_node_barrier {
+    int me, n, rounds;
+    enum mpishmem_node_barrier_algo algo;
+    uint64_t epoch;     /* barriers this PE has entered */
+    char *base;         /* the flags; NULL for a one-member communicator */
+    char *slots;        /* 2 sets of n slots, after the flags */
+    size_t len;
+};
+
+static inline char *mpishmem_node_slot(const mpishmem_node_barrier_t *b, int i, int ahead)
+{
+    size_t set = (size_t)((b->epoch + (uint64_t)ahead) & 1);
+    return b->slots + (set * (size_t)b->n + (size_t)i) * MPISHMEM_NODE_SLOT;
+}
 
 #endif

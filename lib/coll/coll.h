@@ -41,6 +41,32 @@ typedef struct mpishmem_coll_comm {
     struct mpishmem_node_barrier *shm_barrier; /* shared-memory barrier, or NULL: MPI's */
 } mpishmem_coll_comm_t;
 
+/* c's shared-memory barrier object, whose slots carry small collectives
+ * (coll_small.c), or NULL when c has one member or uses MPI's barrier;
+ * collective over c the first time (sync.c). */
+struct mpishmem_node_barrier *mpishmem_coll_node(const char *routine, mpishmem_coll_comm_t *c);
+
+/* ---- small collectives through the node object (coll_small.c) ------------
+ * Each is collective over c and assumes its part fits a slot
+ * (MPISHMEM_NODE_SLOT bytes), which the caller tests alike on every PE. */
+enum mpishmem_small_reduce { MPISHMEM_SMALL_ALLREDUCE, MPISHMEM_SMALL_INSCAN, MPISHMEM_SMALL_EXSCAN };
+/* dest and send in host memory; send may be MPI_IN_PLACE. */
+void mpishmem_coll_small_reduce(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                void *dest, const void *send, int count, size_t bytes,
+                                MPI_Datatype dt, MPI_Op op, enum mpishmem_small_reduce kind);
+void mpishmem_coll_small_fcollect(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                  void *dest, const void *source, size_t bytes);
+void mpishmem_coll_small_broadcast(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                   void *dest, const void *source, size_t bytes, int root,
+                                   int root_dest);
+/* collect, any size: writes this PE's count (and bytes, if they fit),
+ * waits, fills c->counts and c->displs from every PE's slot and returns
+ * whether every part fitted; if so, _finish copies them into dest. */
+int mpishmem_coll_small_collect_start(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                      const void *source, size_t bytes, size_t esize);
+void mpishmem_coll_small_collect_finish(struct mpishmem_node_barrier *b,
+                                        mpishmem_coll_comm_t *c, void *dest, size_t esize);
+
 /* ---- MPI datatypes and operations of the C types --------------------------
  * Integers map to the MPI fixed-width type of the same size and signedness
  * (char, size_t and ptrdiff_t included: MPI_CHAR is not a reduction type);

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include "coll.h"
+#include "../../mpi_backend/node_barrier.h"
 #include "../trace.h"
 
 /* The send buffer for a gather into dest (total bytes) whose block for
@@ -55,6 +56,11 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
     mpishmem_coll_stage_t st;
+    mpishmem_node_barrier_t *b;
+    if (bytes <= MPISHMEM_NODE_SLOT && (b = mpishmem_coll_node(routine, c)) != NULL) {
+        mpishmem_coll_small_fcollect(b, c, dest, source, bytes);
+        return;
+    }
     MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
     slot = (char *)dest + (size_t)c->me * bytes;
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
@@ -80,8 +86,14 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     size_t bytes = mpishmem_checked_bytes(routine, nelems, esize);
     int count = mpishmem_coll_count(routine, nelems);
     counts_ready(routine, c);
-    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather,
-                      MPI_Iallgather, &count, 1, MPI_INT, c->counts, 1, MPI_INT, c->comm);
+    /* On one node the counts (and small parts) travel through the slots. */
+    mpishmem_node_barrier_t *b = mpishmem_coll_node(routine, c);
+    int small = 0;
+    if (b != NULL)
+        small = mpishmem_coll_small_collect_start(b, c, source, bytes, esize);
+    else
+        MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather,
+                          MPI_Iallgather, &count, 1, MPI_INT, c->counts, 1, MPI_INT, c->comm);
     /* Every PE sees the same counts, so all of them stop here or none. */
     long long sum = 0;
     for (int i = 0; i < c->n; i++) {
@@ -104,6 +116,10 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
+    if (small) {
+        mpishmem_coll_small_collect_finish(b, c, dest, esize);
+        return;
+    }
     mpishmem_coll_stage_t st;
     MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
     slot = (char *)dest + (size_t)c->displs[c->me] * esize;

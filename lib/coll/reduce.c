@@ -3,6 +3,9 @@
  * MPI_Iexscan) on a communicator.  The typed routines (typed_reduce.c,
  * to_all.c) pass the MPI datatype and operation of their type and name.
  *
+ * Teams on one node with operands of at most MPISHMEM_NODE_SLOT bytes go
+ * through the node object's slots instead (coll_small.c).
+ *
  * dest == source is MPI_IN_PLACE.  A source that partly overlaps dest is
  * forbidden by the spec (checked under SHMEM_DEBUG) and is otherwise
  * copied aside first.
@@ -11,6 +14,7 @@
  */
 #include <stdlib.h>
 #include "coll.h"
+#include "../../mpi_backend/node_barrier.h"
 #include "../trace.h"
 
 /* Checks and send buffer shared by reductions and scans.  Returns the
@@ -44,6 +48,16 @@ static int prepare(const char *routine, const char *count_name, mpishmem_coll_co
     return count;
 }
 
+/* The node object when the operands fit its slots (the same answer on
+ * every PE: nelems and esize are), else NULL: MPI's collective. */
+static mpishmem_node_barrier_t *small_route(const char *routine, mpishmem_coll_comm_t *c,
+                                            size_t nelems, size_t esize)
+{
+    if (nelems == 0 || nelems > MPISHMEM_NODE_SLOT / esize)
+        return NULL;
+    return mpishmem_coll_node(routine, c);
+}
+
 void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *dest,
                           const void *source, size_t nreduce, size_t esize, MPI_Datatype dt,
                           MPI_Op op)
@@ -55,14 +69,19 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     /* Our own operation (unsigned_minmax.c) runs on the CPU: host copies. */
     MPI_Op mpi_op = op == MPI_MAX || op == MPI_MIN ? mpishmem_coll_minmax_op(routine, op, dt)
                                                    : op;
+    mpishmem_node_barrier_t *b = small_route(routine, c, nreduce, esize);
     int count = prepare(routine, "nreduce", c, &dest, source, nreduce, esize, &send, &tmp,
-                        &bytes, &st, mpi_op != op);
+                        &bytes, &st, mpi_op != op || b != NULL);
     if (count == 0)
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
-    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
-                      send, dest, count, dt, mpi_op, c->comm);
+    if (b != NULL)
+        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, mpi_op,
+                                   MPISHMEM_SMALL_ALLREDUCE);
+    else
+        MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
+                          send, dest, count, dt, mpi_op, c->comm);
     free(tmp);
     MPISHMEM_COLL_UNSTAGE(&st);
 }
@@ -75,14 +94,18 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
     void *tmp;
     size_t bytes;
     mpishmem_coll_stage_t st;
+    mpishmem_node_barrier_t *b = small_route(routine, c, nelems, esize);
     int count = prepare(routine, "nelems", c, &dest, source, nelems, esize, &send, &tmp,
-                        &bytes, &st, 0);
+                        &bytes, &st, b != NULL);
     if (count == 0)
         return;
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
     int blocking = mpishmem_coll_blocking(c);
-    if (exclusive)
+    if (b != NULL)
+        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, MPI_SUM,
+                                   exclusive ? MPISHMEM_SMALL_EXSCAN : MPISHMEM_SMALL_INSCAN);
+    else if (exclusive)
         MPISHMEM_COLL_RUN(routine, blocking, MPI_Exscan, MPI_Iexscan, send, dest, count, dt,
                           MPI_SUM, c->comm);
     else

@@ -10,8 +10,9 @@
  * The barrier itself is either MPI's or, when every member shares this
  * node and MPISHMEM_SHM is on, one on flags in node-shared memory
  * (mpi_backend/node_barrier.c).  The route is chosen once per team or
- * active set, at its first barrier, which every member calls; setting
- * MPISHMEM_BARRIER (docs/collectives.md).
+ * active set, at its first barrier or small collective, which every
+ * member calls; setting MPISHMEM_BARRIER (docs/collectives.md).  Small
+ * collectives (coll_small.c) use the same flags object, or MPI with it.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -59,8 +60,9 @@ static int barrier_mode(const char *routine)
     return m;
 }
 
-/* The shared-memory barrier of c, or NULL for MPI's; made at c's first
- * barrier (collective over c, every member decides alike). */
+/* The shared-memory barrier of c (flags and slots), or NULL for MPI's;
+ * made at c's first barrier or small collective (collective over c, every
+ * member decides alike). */
 static mpishmem_node_barrier_t *choose(const char *routine, mpishmem_coll_comm_t *c)
 {
     int m = barrier_mode(routine);
@@ -82,6 +84,13 @@ static inline mpishmem_node_barrier_t *route(const char *routine, mpishmem_coll_
     if (MPISHMEM_LIKELY(c->barrier_ready))
         return c->shm_barrier;
     return choose(routine, c);
+}
+
+/* Small collectives go where the barrier goes: the flags' slots, or MPI. */
+mpishmem_node_barrier_t *mpishmem_coll_node(const char *routine, mpishmem_coll_comm_t *c)
+{
+    mpishmem_node_barrier_t *b = route(routine, c);
+    return c->n > 1 ? b : NULL;
 }
 
 void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c)

@@ -1,0 +1,110 @@
+/*
+ * mpishmem: small collectives of a team whose PEs share one node, through
+ * the slots of its node-shared object (mpi_backend/node_barrier.h): each
+ * PE writes its part into its slot, all wait in the object's barrier, and
+ * each PE reads what it needs from every slot.  One barrier instead of an
+ * MPI collective's rounds, each of which waits for a PE to be scheduled
+ * when PEs outnumber cores (docs/collectives.md, "Small collectives").
+ *
+ * Every PE of the team decides alike whether to come here: the object
+ * exists on all or none, and the sizes these routines test are the same on
+ * every PE (collect, whose sizes differ, decides after the barrier from
+ * what every PE wrote).  Reductions combine the slots in member order with
+ * MPI_Reduce_local, so every PE computes the same result bit for bit.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <string.h>
+#include "coll.h"
+#include "../../mpi_backend/node_barrier.h"
+
+/* A copy between host or device buffers (device memory only while a GPU
+ * space exists). */
+static inline void copy(void *dst, const void *src, size_t n)
+{
+    if (MPISHMEM_UNLIKELY(mpishmem_gpu_on))
+        mpishmem_gpu_copy(dst, src, n);
+    else
+        memmove(dst, src, n);
+}
+
+/* dest (host memory) <- the reduction of the first `upto` members' slots
+ * of the barrier just passed. */
+static void combine(mpishmem_node_barrier_t *b, void *dest, int upto, int count, size_t bytes,
+                    MPI_Datatype dt, MPI_Op op)
+{
+    memcpy(dest, mpishmem_node_slot(b, 0, 0), bytes);
+    for (int i = 1; i < upto; i++)
+        MPISHMEM_MPI(MPI_Reduce_local(mpishmem_node_slot(b, i, 0), dest, count, dt, op));
+}
+
+void mpishmem_coll_small_reduce(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
+                                void *dest, const void *send, int count, size_t bytes,
+                                MPI_Datatype dt, MPI_Op op, enum mpishmem_small_reduce kind)
+{
+    memcpy(mpishmem_node_slot(b, c->me, 1), send == MPI_IN_PLACE ? dest : send, bytes);
+    mpishmem_node_barrier_wait(b);
+    switch (kind) {
+    case MPISHMEM_SMALL_ALLREDUCE:
+        combine(b, dest, c->n, count, bytes, dt, op);
+        break;
+    case MPISHMEM_SMALL_INSCAN:
+        combine(b, dest, c->me + 1, count, bytes, dt, op);
+        break;
+    case MPISHMEM_SMALL_EXSCAN: /* PE 0's result is set by the caller */
+        if (c->me > 0)
+            combine(b, dest, c->me, count, bytes, dt, op);
+        break;
+    }
+}
+
+void mpishmem_coll_small_fcollect(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
+                                  void *dest, const void *source, size_t bytes)
+{
+    copy(mpishmem_node_slot(b, c->me, 1), source, bytes);
+    mpishmem_node_barrier_wait(b);
+    for (int i = 0; i < c->n; i++)
+        copy((char *)dest + (size_t)i * bytes, mpishmem_node_slot(b, i, 0), bytes);
+}
+
+void mpishmem_coll_small_broadcast(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
+                                   void *dest, const void *source, size_t bytes, int root,
+                                   int root_dest)
+{
+    if (c->me == root)
+        copy(mpishmem_node_slot(b, root, 1), source, bytes);
+    mpishmem_node_barrier_wait(b);
+    if (c->me != root || (root_dest && dest != source))
+        copy(dest, mpishmem_node_slot(b, root, 0), bytes);
+}
+
+/* A collect slot: the byte count, then the bytes if they fit.  The
+ * caller sets c->displs from c->counts before _finish. */
+#define COLLECT_ROOM (MPISHMEM_NODE_SLOT - sizeof(uint64_t))
+
+int mpishmem_coll_small_collect_start(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
+                                      const void *source, size_t bytes, size_t esize)
+{
+    char *mine = mpishmem_node_slot(b, c->me, 1);
+    uint64_t len = bytes;
+    memcpy(mine, &len, sizeof len);
+    if (bytes <= COLLECT_ROOM)
+        copy(mine + sizeof len, source, bytes);
+    mpishmem_node_barrier_wait(b);
+    /* Every PE reads the same counts: all of them finish here, or none. */
+    int fits = 1;
+    for (int i = 0; i < c->n; i++) {
+        memcpy(&len, mpishmem_node_slot(b, i, 0), sizeof len);
+        fits = fits && len <= COLLECT_ROOM;
+        c->counts[i] = (int)(len / esize); /* each PE checked its count against INT_MAX */
+    }
+    return fits;
+}
+
+void mpishmem_coll_small_collect_finish(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
+                                        void *dest, size_t esize)
+{
+    for (int i = 0; i < c->n; i++)
+        copy((char *)dest + (size_t)c->displs[i] * esize,
+             mpishmem_node_slot(b, i, 0) + sizeof(uint64_t), (size_t)c->counts[i] * esize);
+}
