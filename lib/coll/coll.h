@@ -51,9 +51,12 @@ struct mpishmem_node_barrier *mpishmem_coll_node(const char *routine, mpishmem_c
  * (MPISHMEM_NODE_SLOT bytes), which the caller tests alike on every PE. */
 enum mpishmem_small_reduce { MPISHMEM_SMALL_ALLREDUCE, MPISHMEM_SMALL_INSCAN, MPISHMEM_SMALL_EXSCAN };
 /* dest and send in host memory; send may be MPI_IN_PLACE. */
+/* op: the routine's operation; mpi_op: MPI's operation for it (they
+ * differ for unsigned max/min, unsigned_minmax.c). */
 void mpishmem_coll_small_reduce(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
                                 void *dest, const void *send, int count, size_t bytes,
-                                MPI_Datatype dt, MPI_Op op, enum mpishmem_small_reduce kind);
+                                MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op,
+                                enum mpishmem_small_reduce kind);
 void mpishmem_coll_small_fcollect(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
                                   void *dest, const void *source, size_t bytes);
 void mpishmem_coll_small_broadcast(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,

@@ -77,7 +77,7 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
     if (b != NULL)
-        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, mpi_op,
+        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, op, mpi_op,
                                    MPISHMEM_SMALL_ALLREDUCE);
     else
         MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
@@ -103,7 +103,7 @@ void mpishmem_coll_scan(const char *routine, mpishmem_coll_comm_t *c, void *dest
         mpishmem_trace_coll(c->comm, -1, bytes);
     int blocking = mpishmem_coll_blocking(c);
     if (b != NULL)
-        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, MPI_SUM,
+        mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, MPI_SUM, MPI_SUM,
                                    exclusive ? MPISHMEM_SMALL_EXSCAN : MPISHMEM_SMALL_INSCAN);
     else if (exclusive)
         MPISHMEM_COLL_RUN(routine, blocking, MPI_Exscan, MPI_Iexscan, send, dest, count, dt,

@@ -8,14 +8,16 @@
  * team and on a team of every other PE.
  *
  * PE 1 is held 2 ms inside every MPI_Reduce_local it calls (interposed
- * below): after the barrier, while it is still reading the slots, the
- * other PEs run ahead into the next collective.  With one set of slots
+ * below; the library combines complex numbers with it): after the
+ * barrier, while it is still reading the slots, the other PEs run ahead
+ * into the next collective.  With one set of slots
  * instead of two alternating ones they would overwrite what PE 1 has yet
  * to read, and its sums would come out wrong.  With MPISHMEM_SHM=0 (MPI's
  * collectives) the same checks run on the MPI path.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <complex.h>
 #include <mpi.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -39,6 +41,8 @@ int MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MP
 static long errors;
 static long src[2 * SLOT_LONGS], dst[16 * 2 * SLOT_LONGS], big[128];
 static long err_sum, err_all;
+#define CSLOT 32 /* MPISHMEM_NODE_SLOT / sizeof(double complex) */
+static double complex csrc[CSLOT], cdst[CSLOT];
 
 static void expect(long got, long want, const char *what, int round, int k)
 {
@@ -66,6 +70,18 @@ static void run(shmem_team_t t, const char *name)
             shmem_long_max_reduce(t, dst, dst, m);
             for (size_t k = 0; k < m; k++)
                 expect(dst[k], (long)(n - 1) * 3 + (long)k, "max in place", r, (int)k);
+        }
+        /* Complex sums: not one of the types the library combines itself,
+         * so they go through MPI_Reduce_local, where PE 1 is held. */
+        for (int k = 0; k < CSLOT; k++)
+            csrc[k] = (double)((me + 1) * (r + 1)) + (double)k * I;
+        shmem_complexd_sum_reduce(t, cdst, csrc, CSLOT);
+        for (int k = 0; k < CSLOT; k++) {
+            double complex want = (double)((r + 1) * n * (n + 1) / 2) + (double)(n * k) * I;
+            if (cdst[k] != want && errors++ < 5)
+                fprintf(stderr, "coll_small: PE %d: complex sum round %d element %d: %g%+gi, "
+                        "expected %g%+gi\n", shmem_my_pe(), r, k, creal(cdst[k]),
+                        cimag(cdst[k]), creal(want), cimag(want));
         }
         /* Scans: PE me contributes me + r + 1. */
         src[0] = me + r + 1;
