@@ -27,15 +27,7 @@ else
     launch() { timeout 600 mpiexec.mpich -n 2 "$@"; }
 fi
 
-if [ -z "${MPISHMEM_CUDART:-}" ]; then
-    for f in "${CUDA_HOME:-/usr/local/cuda}/lib64/libcudart.so" \
-             $(ldconfig -p 2>/dev/null | awk '/libcudart\.so/ {print $NF}'); do
-        if [ -e "$f" ]; then
-            export MPISHMEM_CUDART="$f"
-            break
-        fi
-    done
-fi
+. "$(dirname "$0")/../test/gpu/find_cudart.sh"
 echo "# gpu_bench.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) $(hostname) MPISHMEM_CUDART=${MPISHMEM_CUDART:-unset}"
 command -v nvidia-smi >/dev/null 2>&1 &&
     nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader | sed 's/^/# GPU /'

@@ -26,15 +26,7 @@ else
     mpiexec=${MPIEXEC:-mpiexec.mpich}
     flags=
 fi
-if [ -z "${MPISHMEM_CUDART:-}" ]; then
-    for f in "${CUDA_HOME:-/usr/local/cuda}/lib64/libcudart.so" \
-             $(ldconfig -p 2>/dev/null | awk '/libcudart\.so/ {print $NF}'); do
-        if [ -e "$f" ]; then
-            export MPISHMEM_CUDART="$f"
-            break
-        fi
-    done
-fi
+. "$(dirname "$0")/find_cudart.sh"
 [ -n "${MPISHMEM_CUDART:-}" ] || { echo "real_gpu.sh: no libcudart.so found (set MPISHMEM_CUDART)" >&2; exit 1; }
 echo "# real_gpu.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) $flavor MPISHMEM_CUDART=$MPISHMEM_CUDART"
 command -v nvidia-smi >/dev/null 2>&1 &&
