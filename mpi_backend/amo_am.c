@@ -199,7 +199,7 @@ void mpishmem_amo_am_wait_acks(void)
 static void wait_answer(MPI_Request *answer)
 {
     if (mpishmem_rt.yield) {
-        mpishmem_wait_rma(answer); /* serves at every step */
+        mpishmem_wait_request(answer); /* serves at every step */
         return;
     }
     int done = 0;

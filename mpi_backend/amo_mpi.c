@@ -57,7 +57,7 @@ static pthread_mutex_t oversubscribed_fetch = PTHREAD_MUTEX_INITIALIZER;
 static void wait_amo(MPI_Request *req)
 {
     if (mpishmem_rt.wait_by_request)
-        mpishmem_wait_rma(req);
+        mpishmem_wait_request(req);
     else
         MPISHMEM_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
 }
@@ -86,7 +86,7 @@ static void fetch_wait(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatyp
             uint64_t probe;
             MPISHMEM_MPI(MPI_Rget_accumulate(NULL, 0, dt, &probe, 1, dt, rank, disp, 1, dt,
                                              MPI_NO_OP, s->win, &req));
-            mpishmem_wait_rma(&req);
+            mpishmem_wait_request(&req);
         }
         MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
     } else {

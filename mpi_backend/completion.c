@@ -49,7 +49,7 @@ static void flush_target(const mpishmem_segment_t *s, mpishmem_lane_t *l, int pe
         static __thread char scratch;
         MPI_Request r;
         MPISHMEM_MPI(MPI_Rget(&scratch, 1, MPI_BYTE, rank, 0, 1, MPI_BYTE, l->win, &r));
-        mpishmem_wait_rma(&r);
+        mpishmem_wait_request(&r);
     }
     MPISHMEM_MPI(MPI_Win_flush(rank, l->win));
 }

@@ -18,11 +18,30 @@
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
-/* Oversubscribed: yields before a wait starts napping.  sched_yield hands
- * the core only to tasks queued on the same core; a short nap idles it, so
- * the kernel moves a runnable PE over from a busy core (the same rule as
- * the collectives' wait, lib/coll/coll_util.c). */
-#define YIELDS_BEFORE_NAP 64u
+
+/* Oversubscribed, every wait gives its core away: sched_yield for this
+ * many steps, then 1 us naps.  sched_yield hands the core only to tasks
+ * queued on the same core; a nap idles it, so the kernel pulls a runnable
+ * PE over from a busy core, but a nap lasts the timer slack (about 50 us)
+ * and idles the core the awaited PE could use.  One rule for every wait,
+ * measured at 3-8 PEs on 2 cores (docs/performance-waiting.md, "How long
+ * to yield"): barrier_all at 4 PEs, MPICH, 7.0-8.6 us napping after 64
+ * yields, 2.1 us after 1024, 1.7-2.1 us never; the MPI path's random
+ * operations (RMA waits) 300,000/s after 64, 740,000-960,000/s after
+ * 512-4096 or never. */
+#define YIELDS_BEFORE_NAP 1024u
+
+/* Oversubscribed, a yielding step polls MPI only every few steps on Open
+ * MPI: its MPI_Iprobe runs opal_progress, which itself yields when
+ * oversubscribed, so polling each step doubled every wait (barrier_all at
+ * 4 PEs on 2 cores: 3.6 us polling each step, 1.5-1.6 us every 4th).
+ * MPICH serves RMA aimed at this PE only while it polls
+ * (MPISHMEM_RMA_NEEDS_TARGET), so it polls on every step. */
+#if MPISHMEM_RMA_NEEDS_TARGET
+#define YIELD_STEPS_PER_MPI_POLL 1u
+#else
+#define YIELD_STEPS_PER_MPI_POLL 4u
+#endif
 
 unsigned long mpishmem_mpi_activity;
 
@@ -41,17 +60,9 @@ static inline void poke_mpi(void)
                             MPI_STATUS_IGNORE));
 }
 
-/* Waits for an RMA answer (mpishmem_wait_rma) yield longer before napping:
- * the answer needs the target PE scheduled, and one that is runnable gets
- * the core through yields; napping early idles the core the answer needs
- * (4 PEs on 2 cores, MPICH, MPISHMEM_SHM=0, bench/random_ops: 300,000
- * operations per second napping after 64 yields, 860,000 after 512,
- * 900,000-960,000 after 4096 or never). */
-#define RMA_YIELDS_BEFORE_NAP 1024u
-
-static void give_core_away(unsigned n, unsigned yields_before_nap)
+void mpishmem_give_core_away(unsigned n)
 {
-    if (n <= yields_before_nap) {
+    if (n <= YIELDS_BEFORE_NAP) {
         sched_yield();
     } else {
         struct timespec nap = {0, 1000};
@@ -70,8 +81,9 @@ void mpishmem_progress_step(unsigned *spins)
     if (MPISHMEM_UNLIKELY(mpishmem_serving()))
         mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
-        poke_mpi();
-        give_core_away(n, YIELDS_BEFORE_NAP);
+        if (n % YIELD_STEPS_PER_MPI_POLL == 0)
+            poke_mpi();
+        mpishmem_give_core_away(n);
         return;
     }
     if (n % SPINS_PER_MPI_POLL == 0)
@@ -89,7 +101,7 @@ void mpishmem_progress_test_failed(unsigned *spins)
         mpishmem_serve(); /* a PE polling a test may be the target of a request */
     poke_mpi();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
-        give_core_away(n, YIELDS_BEFORE_NAP);
+        mpishmem_give_core_away(n);
 }
 
 void mpishmem_progress_poke(void)
@@ -100,7 +112,7 @@ void mpishmem_progress_poke(void)
     poke_mpi();
 }
 
-static void wait_request(MPI_Request *req, unsigned yields_before_nap)
+void mpishmem_wait_request(MPI_Request *req)
 {
     unsigned spins = 0;
     int done = 0;
@@ -111,20 +123,11 @@ static void wait_request(MPI_Request *req, unsigned yields_before_nap)
         if (MPISHMEM_UNLIKELY(mpishmem_serving()))
             mpishmem_serve();
         if (mpishmem_rt.yield)
-            give_core_away(++spins, yields_before_nap);
+            mpishmem_give_core_away(++spins);
         MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     }
 }
 
-void mpishmem_wait_request(MPI_Request *req)
-{
-    wait_request(req, YIELDS_BEFORE_NAP);
-}
-
-void mpishmem_wait_rma(MPI_Request *req)
-{
-    wait_request(req, RMA_YIELDS_BEFORE_NAP);
-}
 
 void mpishmem_meet_before_blocking(MPI_Comm comm)
 {

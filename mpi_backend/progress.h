@@ -76,12 +76,13 @@ void mpishmem_progress_test_failed(unsigned *spins);
  * as shmem_signal_fetch). */
 void mpishmem_progress_poke(void);
 
-/* Blocking collectives built on their non-blocking forms, so the wait polls
- * with mpishmem_progress_step instead of spinning inside MPI. */
+/* Waits for a request (a non-blocking collective, or an RMA request whose
+ * answer may need the target PE inside MPI), polling it with the steps
+ * above instead of spinning inside MPI. */
 void mpishmem_wait_request(MPI_Request *req);
-/* The same for an RMA request whose answer needs the target PE inside MPI
- * (mpishmem_rt.wait_by_request): yields longer before it naps. */
-void mpishmem_wait_rma(MPI_Request *req);
+/* The n-th step of an oversubscribed wait: yields the core, or naps once
+ * the wait has yielded long (progress.c has the rule and its numbers). */
+void mpishmem_give_core_away(unsigned n);
 void mpishmem_barrier_comm(MPI_Comm comm);
 /* The set-up collectives (shmem_init, team and space creation): MPICH spins
  * inside its blocking collectives, so when PEs outnumber cores each one

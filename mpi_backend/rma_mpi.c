@@ -54,7 +54,7 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
         MPI_Request r;
         MPISHMEM_MPI(MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r));
         if (mpishmem_rt.wait_by_request)
-            mpishmem_wait_rma(&r);
+            mpishmem_wait_request(&r);
         else
             MPISHMEM_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
         p += c;

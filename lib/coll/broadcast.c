@@ -23,10 +23,13 @@
 
 /* Broadcasts of more than this many bytes, up to a slot, go through the
  * node object's slots (coll_small.c) when the team has one.  Below it MPI
- * wins: its root sends eagerly and returns, while the slots cost every PE
- * a barrier (2 PEs, Open MPI 4.1: 8 B 72 against 178 ns, 128 B 124 against
- * 191; 512 B 1046 against 266; MPICH 4.0: 8 B 231 against 192, 512 B 274
- * against 287). */
+ * wins while every PE has a core: its root sends eagerly and returns,
+ * while the slots cost every PE a barrier (2 PEs, Open MPI 4.1: 8 B 72
+ * against 178 ns, 128 B 124 against 191; 512 B 1046 against 266; MPICH
+ * 4.0: 8 B 231 against 192, 512 B 274 against 287).  When PEs outnumber
+ * cores every size up to a slot takes the slots: a polled MPI_Ibcast
+ * waits on its rounds (4 PEs on 2 cores, 8 B + barrier: 6.7-9.6 us on
+ * MPICH, 4.1-4.5 us on Open MPI, against OSHMEM's 3.4-3.7 us). */
 #define BCAST_SLOT_MIN 128
 
 void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void *dest,
@@ -49,7 +52,8 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, root, bytes);
     mpishmem_node_barrier_t *b;
-    if (bytes > BCAST_SLOT_MIN && bytes <= MPISHMEM_NODE_SLOT &&
+    /* c->may_block is the same on every PE of c, so all choose alike. */
+    if ((bytes > BCAST_SLOT_MIN || !c->may_block) && bytes <= MPISHMEM_NODE_SLOT &&
         (b = mpishmem_coll_node(routine, c)) != NULL) {
         mpishmem_coll_small_broadcast(b, c, dest, source, bytes, root, root_dest);
         return;

@@ -14,7 +14,6 @@
  * polls it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at
  * this PE) progressing and give the core away.  The choice is made alike
  * on every PE of the communicator (mpishmem_coll_blocking);
- * docs/collectives.md has the measurements behind it.
  * docs/collectives.md has the measurements behind both choices.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -180,8 +179,14 @@ static inline void mpishmem_coll_started(const char *routine, const char *call, 
         mpishmem_coll_mpi_fail(routine, call, rc);
 }
 
-/* Waits for a started collective (see the file comment). */
-void mpishmem_coll_wait(MPI_Request *req);
+/* Waits for a started collective as the library's other waits do
+ * (mpi_backend/progress.h): spinning with a core per PE, yielding and then
+ * napping when PEs outnumber cores; every step tests the request, which
+ * also drives MPI progress. */
+static inline void mpishmem_coll_wait(MPI_Request *req)
+{
+    mpishmem_wait_request(req);
+}
 
 /* Whether to call the blocking MPI collective: when every PE of c has a
  * core of its own, MPI's blocking algorithms are the fastest (its

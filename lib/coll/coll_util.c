@@ -4,11 +4,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "coll.h"
 #include "../../mpi_backend/progress.h"
 #include "../../teams/team.h"
@@ -72,43 +70,6 @@ void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c)
                           MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm, &req));
     mpishmem_coll_wait(&req);
     c->may_block = all;
-}
-
-/* Polls of an oversubscribed wait that only yield before the rest sleep.
- * Sleeping too early idles the core a PE the collective needs could use:
- * 4 PEs on 2 cores, MPICH, 8-byte broadcast, sum and fcollect (each with a
- * barrier): 98-302 us after 16 yields, 7-10 us after 256, 6.5-14 us after
- * 1024 or never (OSHMEM: 2.9-5.6 us); Open MPI 6-19 us whichever
- * (oshbench, 2026-11-27). */
-#define YIELDS_BEFORE_SLEEP 256u
-
-/* With a core per PE, the common polling loop (it spins, then yields).
- * When PEs outnumber cores a PE waiting in a collective mostly waits for
- * PEs that are not running; sched_yield hands the core only to tasks
- * queued on the same core, while a short sleep idles it, so the kernel
- * pulls a waiting PE over from a busy core.  Measured on 2 cores at 3-8
- * PEs, the whole collective test ran 2-2.5x faster (docs/collectives.md).
- * Every wake-up tests the request, which also drives MPI progress. */
-void mpishmem_coll_wait(MPI_Request *req)
-{
-    if (!mpishmem_rt.yield) {
-        mpishmem_wait_request(req);
-        return;
-    }
-    int done = 0;
-    unsigned polls = 0;
-    MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    while (!done) {
-        if (MPISHMEM_UNLIKELY(mpishmem_serving()))
-            mpishmem_serve();
-        if (++polls <= YIELDS_BEFORE_SLEEP) {
-            sched_yield();
-        } else {
-            struct timespec nap = {0, 1000};
-            nanosleep(&nap, NULL);
-        }
-        MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    }
 }
 
 const void *mpishmem_coll_copy_source(const char *routine, const void *source, size_t len,

@@ -119,18 +119,11 @@ static int on_my_node(int pe)
 }
 
 /* The route the rules give for members world[0..n) (c: their state). */
-static int expect_shm(const mpishmem_coll_comm_t *c, const int *world, int n)
+static int expect_shm(const int *world, int n)
 {
     const char *shm = getenv("MPISHMEM_SHM"), *mode = getenv("MPISHMEM_BARRIER");
     if ((shm && strcmp(shm, "0") == 0) || (mode && strcmp(mode, "mpi") == 0))
         return 0;
-#ifdef OPEN_MPI
-    /* auto on Open MPI keeps its barrier when PEs outnumber cores. */
-    if ((mode == NULL || *mode == '\0' || strcmp(mode, "auto") == 0) && !c->may_block)
-        return 0;
-#else
-    (void)c;
-#endif
     for (int i = 0; i < n; i++)
         if (!on_my_node(world[i]))
             return 0;
@@ -139,7 +132,7 @@ static int expect_shm(const mpishmem_coll_comm_t *c, const int *world, int n)
 
 static void check_route(const char *team_name, mpishmem_coll_comm_t *c, const int *world, int n)
 {
-    int want = expect_shm(c, world, n), got = c->barrier_ready && c->shm_barrier != NULL;
+    int want = expect_shm(world, n), got = c->barrier_ready && c->shm_barrier != NULL;
     if (!c->barrier_ready)
         fail("%s: route not chosen after a barrier", team_name);
     else if (want != got)

@@ -13,7 +13,10 @@
  * into the next collective.  With one set of slots
  * instead of two alternating ones they would overwrite what PE 1 has yet
  * to read, and its sums would come out wrong.  With MPISHMEM_SHM=0 (MPI's
- * collectives) the same checks run on the MPI path.
+ * collectives) the same checks run on the MPI path; with MPISHMEM_YIELD=1
+ * (coll_smallyield) every PE waits as when PEs outnumber cores, which
+ * sends the smallest broadcast through a slot too, and on Open MPI makes
+ * the barrier its flags on any machine.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -111,8 +114,9 @@ static void run(shmem_team_t t, const char *name)
                 expect(dst[at + k], p * 1000 + r * 10 + (long)k, "collect", r, (int)k);
             at += len;
         }
-        /* broadcast of 16 longs (MPI's) and of 48 (a slot) from PE r % n,
-         * the root's dest written too. */
+        /* broadcast of 16 longs (MPI's while every PE has a core, a slot
+         * when PEs outnumber cores) and of 48 (a slot) from PE r % n, the
+         * root's dest written too. */
         int root = r % n;
         for (int m = 16; m <= 48; m += 32) {
             for (int k = 0; k < m; k++) {
