@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,7 +195,7 @@ static long cgroup_cpus(void)
     return (quota + period - 1) / period;
 }
 
-int mpishmem_launcher_oversubscribed(void)
+int mpishmem_launcher_local_size(void)
 {
     static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
     long local = 0;
@@ -203,6 +204,12 @@ int mpishmem_launcher_oversubscribed(void)
         if (v != NULL)
             local = strtol(v, NULL, 10);
     }
+    return local > 0 && local <= INT_MAX ? (int)local : 0;
+}
+
+int mpishmem_launcher_oversubscribed(void)
+{
+    int local = mpishmem_launcher_local_size();
     cpu_set_t mine;
     if (local <= 1 || sched_getaffinity(0, sizeof mine, &mine) != 0)
         return 0;

@@ -10,6 +10,7 @@ mpishmem_runtime_t mpishmem_rt = {
     .state = MPISHMEM_NOT_INITIALIZED,
     .world = MPI_COMM_NULL,
     .node = MPI_COMM_NULL,
+    .self = MPI_COMM_NULL,
 };
 
 long mpishmem_table_bytes;

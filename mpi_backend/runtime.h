@@ -31,6 +31,7 @@ typedef struct mpishmem_runtime {
     MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD */
     MPI_Comm node;         /* PEs that can share memory with this one */
     MPI_Comm exit_comm;    /* duplicate of world used only by the exit check (lib/init.c) */
+    MPI_Comm self;         /* private duplicate of MPI_COMM_SELF (errors return) */
     int node_size;
     int node_rank;
     mpishmem_pe_map_t node_map; /* the PEs of `node`, by node rank (computed when strided) */

@@ -85,7 +85,7 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
  * lane 0 is s->win and carries every AMO; the others serve contexts.
  * bytes may be 0 (a space that refuses RMA still needs a window handle for
  * flush/sync). */
-static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
+static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
     s->comm = comm;
     s->win_bytes = bytes;
@@ -102,9 +102,38 @@ static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
     return MPI_SUCCESS;
 }
 
-static int open_world_window(mpishmem_segment_t *s)
+static void close_lanes(mpishmem_segment_t *s)
 {
-    return open_rma_window(s, mpishmem_rt.world, s->size);
+    for (int k = 0; k < s->n_lanes; k++) {
+        mpishmem_lane_t *l = &s->lanes[k];
+        MPISHMEM_MPI(MPI_Win_unlock_all(l->win));
+        MPISHMEM_MPI(MPI_Win_free(&l->win));
+        mpishmem_dirty_free(&l->dirty);
+    }
+    s->n_lanes = 0;
+    s->win = MPI_WIN_NULL;
+}
+
+/* The segment's windows over comm, its members.
+ * A segment that every member maps (s->amo_cpu: loads, stores and CPU
+ * atomics reach every member) never takes the MPI path, so its windows are
+ * over this PE alone: over comm, MPICH's MPI_Win_create is several blocking
+ * collectives that spin (3.6 s each at 64 PEs on 2 cores), over this PE it
+ * is local.  The handles still serve flush, sync and free; an MPI
+ * operation on one aimed at another PE would fail loudly (invalid rank),
+ * never reach the wrong memory.  Some MPIs cannot make a window over one
+ * process (Open MPI 4's osc/rdma, where the program started MPI itself):
+ * then, agreed by every member, windows over comm as before. */
+static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
+{
+    if (s->amo_cpu) {
+        int ok = open_lanes(s, mpishmem_rt.self, bytes) == MPI_SUCCESS, all = 0;
+        mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
+        if (all)
+            return MPI_SUCCESS;
+        close_lanes(s);
+    }
+    return open_lanes(s, comm, bytes);
 }
 
 /* [node_size]: the rank in shm_comm (PEs of this node) of each node rank,
@@ -339,24 +368,24 @@ int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void 
     s->base = (char *)lo;
     s->size = size + ((uintptr_t)base - lo);
     s->shm_win = MPI_WIN_NULL;
-    s->amo_cpu = 0; /* other PEs reach it only through MPI: so must we */
+    s->amo_cpu = 0; /* until the caller knows every PE maps every other */
     /* Private memory: only this PE can load/store it directly (globals.c
      * maps the node's other PEs when it can). */
     s->peer[mpishmem_rt.node_rank] = s->base;
     mpishmem_segment_peers_ready(s);
-    return open_world_window(s);
+    return MPI_SUCCESS;
+}
+
+int mpishmem_window_open_static(mpishmem_segment_t *s)
+{
+    return open_rma_window(s, mpishmem_rt.world, s->size);
 }
 
 void mpishmem_window_destroy(mpishmem_segment_t *s)
 {
     if (s->n_lanes > 0 && s->comm != MPI_COMM_NULL)
         mpishmem_meet_before_blocking(s->comm); /* MPI_Win_free blocks */
-    for (int k = 0; k < s->n_lanes; k++) {
-        mpishmem_lane_t *l = &s->lanes[k];
-        MPISHMEM_MPI(MPI_Win_unlock_all(l->win));
-        MPISHMEM_MPI(MPI_Win_free(&l->win));
-        mpishmem_dirty_free(&l->dirty);
-    }
+    close_lanes(s);
     if (s->shm_win != MPI_WIN_NULL)
         MPISHMEM_MPI(MPI_Win_free(&s->shm_win));
     if (s->map_len != 0) {

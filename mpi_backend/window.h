@@ -14,9 +14,11 @@
  * The padding is address space: pages nobody touches cost no memory. */
 #define MPISHMEM_HEAP_ALIGN ((size_t)8 << 20)
 
-/* A heap: `size` bytes per PE from MPI_Win_allocate_shared on the node
- * communicator, plus a world window over the same memory.  Collective over
- * the world.  Returns 0, or an MPI error code. */
+/* A heap: `size` bytes per PE that the node's PEs map (node_shm.h, else
+ * MPI_Win_allocate_shared on the node communicator), plus windows over the
+ * same memory: over the world, or over this PE alone when every PE maps
+ * every other (open_rma_window).  Collective over the world.  Returns 0, or
+ * an MPI error code. */
 int mpishmem_window_create_heap(mpishmem_segment_t *s, const char *name, size_t size);
 
 /* The same over any communicator: `comm` for the RMA window, `shm_comm`
@@ -34,11 +36,16 @@ int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void 
                                   size_t size, MPI_Comm comm, int expose);
 
 /* Existing memory that is symmetric by construction (the program's global
- * data): a world window over [base, base+size).  base is rounded down to a
- * page so the window base is aligned (MPICH 4.0 misplaces puts into windows
- * whose base is not 16-byte aligned).  Collective over the world. */
+ * data) at [base, base+size), with no window yet: the caller maps the
+ * node's PEs into s->peer[], sets s->amo_cpu when every PE maps every
+ * other, then opens the windows.  base is rounded down to a page so the
+ * window base is aligned (MPICH 4.0 misplaces puts into windows whose base
+ * is not 16-byte aligned).  Local. */
 int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void *base,
                                   size_t size);
+/* Its windows: over the world, or over this PE alone when s->amo_cpu (no
+ * PE ever reaches it through MPI).  Collective over the world. */
+int mpishmem_window_open_static(mpishmem_segment_t *s);
 
 /* Collective over the window's communicator; leaves s zeroed. */
 void mpishmem_window_destroy(mpishmem_segment_t *s);

@@ -31,6 +31,16 @@ mpishmem_segment_t mpishmem_globals_segment = {.win = MPI_WIN_NULL, .shm_win = M
 static int globals_direct;   /* node peers mapped */
 static const char *globals_why;
 
+/* Drop the mappings of the node's other PEs. */
+static void unmap_node_peers(mpishmem_segment_t *s)
+{
+    for (int nr = 0; s->peer != NULL && nr < mpishmem_rt.node_size; nr++)
+        if (nr != mpishmem_rt.node_rank && s->peer[nr]) {
+            mpishmem_globals_shm_unmap(s->peer[nr]);
+            s->peer[nr] = NULL;
+        }
+}
+
 /* Map the data of every other PE of this node into peer[]: all of them on
  * every PE of the node, or none.  Returns whether they were mapped. */
 static int map_node_peers(mpishmem_segment_t *s)
@@ -65,11 +75,7 @@ static int map_node_peers(mpishmem_segment_t *s)
     if (!all) {
         if (ok)
             globals_why = "another PE of the node could not map the data";
-        for (int nr = 0; nr < nn; nr++)
-            if (nr != me && s->peer[nr]) {
-                mpishmem_globals_shm_unmap(s->peer[nr]);
-                s->peer[nr] = NULL;
-            }
+        unmap_node_peers(s);
     }
     return all;
 }
@@ -95,6 +101,13 @@ int mpishmem_globals_create(void)
     int every = node_ok && mpishmem_rt.node_size == mpishmem_rt.n_pes, all = 0;
     mpishmem_allreduce(&every, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     s->amo_cpu = all;
+    /* Then no PE needs MPI to reach it: the windows are this PE's alone. */
+    rc = mpishmem_window_open_static(s);
+    if (rc != MPI_SUCCESS) {
+        unmap_node_peers(s);
+        mpishmem_window_destroy(s);
+        return rc;
+    }
     if (mpishmem_segment_register(s) != 0) {
         mpishmem_globals_destroy();
         return MPI_ERR_OTHER;
@@ -130,8 +143,6 @@ void mpishmem_globals_destroy(void)
     if (s->win == MPI_WIN_NULL)
         return;
     mpishmem_segment_unregister(s);
-    for (int nr = 0; s->peer && nr < mpishmem_rt.node_size; nr++)
-        if (nr != mpishmem_rt.node_rank && s->peer[nr])
-            mpishmem_globals_shm_unmap(s->peer[nr]);
+    unmap_node_peers(s);
     mpishmem_window_destroy(s);
 }
