@@ -222,22 +222,33 @@ static void check_heap_fits(const mpishmem_settings_t *set)
 
 /* Decided once, so every wait and every collective agree: spin while each
  * PE has a core of its own, yield when the node's PEs outnumber the cores
- * the job may use (or MPISHMEM_YIELD says so).  An oversubscribed run also
- * drops the contexts' extra windows unless MPISHMEM_CTX_LANES is set: each
- * costs every PE a collective MPI_Win_create per segment, about half of
- * shmem_init at 8 PEs on 2 cores (docs/performance-waiting.md), and
- * contexts stay correct on lane 0.  The window count must match on every
- * node, so any oversubscribed node decides for all. */
-static int plan_waiting(const mpishmem_settings_t *set)
+ * the job may use (or MPISHMEM_YIELD says so). */
+static int plan_waiting(const mpishmem_settings_t *set, int *any_over)
 {
     int cores = mpishmem_node_cores(mpishmem_rt.node);
-    int over = mpishmem_rt.node_size > cores, any_over = over;
+    int over = mpishmem_rt.node_size > cores;
     mpishmem_rt.yield = set->yield >= 0 ? set->yield : over;
     mpishmem_rt.wait_by_request = mpishmem_rt.yield && MPISHMEM_RMA_NEEDS_TARGET;
-    mpishmem_allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, mpishmem_rt.world);
-    if (any_over && mpishmem_env("MPISHMEM_CTX_LANES") == NULL)
-        mpishmem_rt.ctx_lanes = 0;
+    *any_over = over;
     return cores;
+}
+
+/* The contexts' extra lanes, unless MPISHMEM_CTX_LANES is set: only where
+ * threads may drive contexts at once (SHMEM_THREAD_MULTIPLE) and every PE
+ * has a core.  Each lane is one more window per segment over its members:
+ * a blocking MPI_Win_create at start-up (about half of shmem_init at 8 PEs
+ * on 2 cores, docs/performance-waiting.md) and MPI's per-rank state for the
+ * whole run.  A lane cannot wait for the first context that needs it:
+ * contexts are made by one PE, windows by all.  Without lanes contexts
+ * share lane 0, which stays correct (a quiet may complete another
+ * context's transfers too).  The window count must match on every PE, so
+ * one allreduce decides for all. */
+static void plan_lanes(int over)
+{
+    int mine[2] = {over, mpishmem_rt.thread_level != SHMEM_THREAD_MULTIPLE}, any[2];
+    mpishmem_allreduce(mine, any, 2, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    if ((any[0] || any[1]) && mpishmem_env("MPISHMEM_CTX_LANES") == NULL)
+        mpishmem_rt.ctx_lanes = 0;
 }
 
 /* The progress thread (docs/progress.md).  Unset, it runs only where it
@@ -350,7 +361,8 @@ static void start(int requested, int *provided)
     mpishmem_rt.ctx_lanes = set.ctx_lanes;
 
     map_node();
-    int cores = plan_waiting(&set);
+    int over = 0, cores = plan_waiting(&set, &over);
+    plan_lanes(over);
 
     /* Devices, enabled spaces, the default space and so the heap's size. */
     mpishmem_spaces_plan(&set.spaces, set.heap_size_set, &set.heap_size, &set.heap_size_var,

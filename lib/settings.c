@@ -158,7 +158,9 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
                mpishmem_rt.yield,
                mpishmem_rt.ctx_lanes,
-               mpishmem_rt.ctx_lanes != set->ctx_lanes ? ": unset, and PEs outnumber cores" : "",
+               mpishmem_rt.ctx_lanes != set->ctx_lanes
+                   ? ": unset; lanes only under SHMEM_THREAD_MULTIPLE with a core per PE"
+                   : "",
                set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
                mpishmem_progress_thread_running() ? "running" : "not running",
                set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",

@@ -41,7 +41,8 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
      "barrier route: shm (flags in node-shared memory when a team is on one node), mpi, "
      "shm-central, shm-dissemination; auto: shm (docs/collectives.md); each team agrees on "
      "one route at its first barrier"},
-    {"MPISHMEM_CTX_LANES", "4 (0 when oversubscribed)", "mpi_backend", ALL,
+    {"MPISHMEM_CTX_LANES", "4 at `SHMEM_THREAD_MULTIPLE` with a core per PE, else 0",
+     "mpi_backend", ALL,
      "extra MPI windows per segment so contexts complete independently (0 to 15)"},
     {"SHMEM_ENABLE_CPU_SPACE", "unset", "spaces", ALL,
      "enable the predefined CPU memory space (rules: docs/spaces.md)"},

@@ -14,6 +14,9 @@
  *   - MPISHMEM_SHM=0 or several nodes: the heap and global data each have
  *     windows over the world (at least 2 over several PEs), and the node is
  *     found by MPI_Comm_split_type.
+ * Windows over the world come one per segment, plus 4 per segment for the
+ * contexts' lanes only when the program runs at SHMEM_THREAD_MULTIPLE
+ * (SETUP_WINDOWS_MULTIPLE=1) and every PE has a core.
  * With SETUP_WINDOWS_FAIL_LOCAL=1, PE 1 cannot make a window over itself
  * alone (as Open MPI 4's osc/rdma cannot): every PE must then agree to fall
  * back to windows over the world, or the job would hang or mix windows.
@@ -23,6 +26,9 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "shmem_check.h"
@@ -30,10 +36,34 @@
 
 static int wide_windows, node_splits, counting = 1;
 
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 static int fail_local(void)
 {
-    const char *v = getenv("SETUP_WINDOWS_FAIL_LOCAL");
-    return v != NULL && strcmp(v, "1") == 0;
+    return env_on("SETUP_WINDOWS_FAIL_LOCAL");
+}
+
+/* Whether n PEs of one node each have a core: 1 yes, 0 no, -1 cannot tell
+ * (a cgroup CPU quota, which the library also counts). */
+static int core_per_pe(int n)
+{
+    cpu_set_t m;
+    if (sched_getaffinity(0, sizeof m, &m) != 0)
+        return -1;
+    if (CPU_COUNT(&m) < n)
+        return 0;
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    char quota[32] = "max";
+    if (f != NULL) {
+        if (fscanf(f, "%31s", quota) != 1)
+            strcpy(quota, "?");
+        fclose(f);
+    }
+    return strcmp(quota, "max") == 0 ? 1 : -1;
 }
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -81,10 +111,19 @@ START_TEST(test_init_calls)
     int local = launcher_local();
     WHERE("%d PEs, %d sharing memory, %d on this node, MPISHMEM_SHM=%d: %d wide windows, "
           "%d splits", n, shared, local, shm_on(), wide_windows, node_splits);
+    int lanes = 2; /* the heap and global data, lane 0 */
+    if (env_on("SETUP_WINDOWS_MULTIPLE") && (local == n || local == 0)) {
+        int cores = core_per_pe(n);
+        lanes = cores == 1 ? 10 : cores == 0 ? 2 : -1; /* -1: either */
+    } else if (env_on("SETUP_WINDOWS_MULTIPLE")) {
+        lanes = -1; /* pretend nodes share this machine's cores */
+    }
     if (n == 1 || (shm_on() && shared == n && !fail_local()))
         CHK(wide_windows == 0);
+    else if (lanes > 0)
+        CHK(wide_windows == lanes);
     else
-        CHK(wide_windows >= 2); /* the heap and global data */
+        CHK(wide_windows == 2 || wide_windows == 10);
     if (local == n)
         CHK(node_splits == 0);
     else if (local > 0)
@@ -153,4 +192,22 @@ static Suite *make_suite(void)
     return s;
 }
 
-SHMEM_CHECK_MAIN(make_suite)
+int main(void)
+{
+    if (env_on("SETUP_WINDOWS_MULTIPLE")) {
+        int provided = -1;
+        if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0 ||
+            provided != SHMEM_THREAD_MULTIPLE) {
+            fprintf(stderr, "setup_windows: SHMEM_THREAD_MULTIPLE not provided (%d)\n",
+                    provided);
+            return EXIT_FAILURE;
+        }
+    } else {
+        shmem_init();
+    }
+    shmem_check_ctx_setup();
+    int failures = shmem_check_run(make_suite());
+    shmem_check_ctx_teardown();
+    shmem_finalize();
+    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+}
