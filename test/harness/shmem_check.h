@@ -100,15 +100,22 @@ static inline int shmem_check_run(Suite *suite)
     return total;
 }
 
+/* After shmem_init (or shmem_init_thread): runs the suite in the checked
+ * context, finalizes, and returns main's exit status. */
+static inline int shmem_check_main(Suite *suite)
+{
+    shmem_check_ctx_setup();
+    int failures = shmem_check_run(suite);
+    shmem_check_ctx_teardown();
+    shmem_finalize();
+    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 #define SHMEM_CHECK_MAIN(make_suite)                                                       \
     int main(void)                                                                         \
     {                                                                                      \
         shmem_init();                                                                      \
-        shmem_check_ctx_setup();                                                           \
-        int failures = shmem_check_run(make_suite());                                      \
-        shmem_check_ctx_teardown();                                                        \
-        shmem_finalize();                                                                  \
-        return failures ? EXIT_FAILURE : EXIT_SUCCESS;                                     \
+        return shmem_check_main(make_suite());                                             \
     }
 
 #endif

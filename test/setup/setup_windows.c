@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shmem_check.h"
+#include "init_multiple.h"
 #include "../sync/soft_check.h"
 
 static int wide_windows, node_splits, counting = 1;
@@ -194,20 +195,9 @@ static Suite *make_suite(void)
 
 int main(void)
 {
-    if (env_on("SETUP_WINDOWS_MULTIPLE")) {
-        int provided = -1;
-        if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0 ||
-            provided != SHMEM_THREAD_MULTIPLE) {
-            fprintf(stderr, "setup_windows: SHMEM_THREAD_MULTIPLE not provided (%d)\n",
-                    provided);
-            return EXIT_FAILURE;
-        }
-    } else {
+    if (env_on("SETUP_WINDOWS_MULTIPLE"))
+        shmem_check_init_multiple();
+    else
         shmem_init();
-    }
-    shmem_check_ctx_setup();
-    int failures = shmem_check_run(make_suite());
-    shmem_check_ctx_teardown();
-    shmem_finalize();
-    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+    return shmem_check_main(make_suite());
 }
