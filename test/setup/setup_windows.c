@@ -48,14 +48,19 @@ static int fail_local(void)
     return env_on("SETUP_WINDOWS_FAIL_LOCAL");
 }
 
-/* Whether n PEs of one node each have a core: 1 yes, 0 no, -1 cannot tell
- * (a cgroup CPU quota, which the library also counts). */
+/* Whether the n PEs of this node (the whole job) each have a core: 1 yes,
+ * 0 no, -1 cannot tell (a cgroup CPU quota, which the library also
+ * counts).  Cores are the union of the PEs' affinity masks, as the library
+ * counts them: Open MPI binds each of 2 PEs to a core of its own. */
 static int core_per_pe(int n)
 {
-    cpu_set_t m;
-    if (sched_getaffinity(0, sizeof m, &m) != 0)
+    cpu_set_t m, all;
+    int ok = sched_getaffinity(0, sizeof m, &m) == 0, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!all_ok)
         return -1;
-    if (CPU_COUNT(&m) < n)
+    MPI_Allreduce(&m, &all, (int)sizeof m, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+    if (CPU_COUNT(&all) < n)
         return 0;
     FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
     char quota[32] = "max";
