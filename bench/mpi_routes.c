@@ -13,7 +13,8 @@
  * Run: mpiexec -n 2 ./mpi_routes   (BENCH_ITERS, BENCH_REPS; ROUTES_KIND,
  * ROUTES_HINTS, ROUTES_ONLY select windows, hint sets and routes;
  * ROUTES_SELF_CAS=1 adds a compare-and-swap on the caller's own window,
- * which crashes Open MPI 4's osc/rdma)
+ * which crashes Open MPI 4's osc/rdma; ROUTES_THREAD=multiple starts MPI
+ * at MPI_THREAD_MULTIPLE instead of MPI_THREAD_SINGLE)
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -63,7 +64,14 @@ static void run(const char *kind, const char *hints, MPI_Info info, int allocate
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* ROUTES_THREAD=multiple: the same routes at MPI_THREAD_MULTIPLE, which
+     * the progress thread needs (bench/thread_cost.sh: what it costs). */
+    const char *thread = getenv("ROUTES_THREAD");
+    int provided;
+    MPI_Init_thread(&argc, &argv,
+                    thread && strcmp(thread, "multiple") == 0 ? MPI_THREAD_MULTIPLE
+                                                              : MPI_THREAD_SINGLE,
+                    &provided);
     if (getenv("BENCH_ITERS")) iters = atoi(getenv("BENCH_ITERS"));
     if (getenv("BENCH_REPS")) reps = atoi(getenv("BENCH_REPS"));
     if (reps > 63) reps = 63;
