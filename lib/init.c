@@ -252,10 +252,11 @@ static void plan_lanes(int over)
 }
 
 /* The progress thread (docs/progress.md).  Unset, it runs only where it
- * helps and costs nothing measurable: other PEs reach this one through MPI
+ * helps and takes no core from a PE: other PEs reach this one through MPI
  * RMA (MPISHMEM_SHM=0, or PEs on other nodes), and the node has a core for
- * every PE and every thread.  It needs MPI_THREAD_MULTIPLE; the SHMEM
- * level the user gets is unchanged. */
+ * every PE and every thread.  It needs MPI_THREAD_MULTIPLE, which MPICH
+ * makes 1-12% slower per call (bench/thread_cost.sh); the SHMEM level the
+ * user gets is unchanged. */
 static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int cores)
 {
     int want = set->progress_thread;

@@ -32,8 +32,9 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     {"MPISHMEM_YIELD", "unset", "mpi_backend", PER,
      "1 yield the core while waiting, 0 spin; unset: yield when PEs outnumber cores"},
     {"MPISHMEM_PROGRESS_THREAD", "unset", "mpi_backend", ALL,
-     "1: a thread per PE drives MPI progress while it computes, 0: none; unset: only "
-     "where it costs nothing (docs/progress.md)"},
+     "1: a thread per PE drives MPI progress while it computes, 0: none; unset: where "
+     "other PEs reach this one through MPI and every PE has a second core (it needs "
+     "MPI_THREAD_MULTIPLE, which costs MPICH 1-12% per call: docs/progress.md)"},
     {"MPISHMEM_AMO_AM", "unset", "mpi_backend", ALL,
      "1: AMOs on memory that MPI reaches are requests its owner applies (active messages), "
      "0: MPI atomics; unset: on MPICH while the progress thread runs (docs/progress.md)"},
