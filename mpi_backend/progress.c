@@ -21,16 +21,23 @@
 #define SPINS_PER_MPI_POLL 16u
 
 /* Oversubscribed, every wait gives its core away: sched_yield for this
- * many steps, then 1 us naps.  sched_yield hands the core only to tasks
- * queued on the same core; a nap idles it, so the kernel pulls a runnable
- * PE over from a busy core, but a nap lasts the timer slack (about 50 us)
- * and idles the core the awaited PE could use.  One rule for every wait,
+ * many steps, then a 1 us nap every NAP_EVERY steps and sched_yield between
+ * them.  sched_yield hands the core only to tasks queued on the same core;
+ * a nap idles it, so the kernel pulls a runnable PE over from a busy core,
+ * but a nap lasts the timer slack (about 50 us), idles the core the awaited
+ * PE could use and leaves MPI unpolled meanwhile.  One rule for every wait,
  * measured at 3-8 PEs on 2 cores (docs/performance-waiting.md, "How long
  * to yield"): barrier_all at 4 PEs, MPICH, 7.0-8.6 us napping after 64
  * yields, 2.1 us after 1024, 1.7-2.1 us never; the MPI path's random
  * operations (RMA waits) 300,000/s after 64, 740,000-960,000/s after
- * 512-4096 or never. */
+ * 512-4096 or never.  Napping on every step after that left a PE that
+ * waits long (a barrier while a peer works) answering MPI RMA aimed at it
+ * only once per nap: an 8-byte get from it took 110 us between pretend
+ * nodes (4 PEs, 2 cores), 8 us napping every 64th step, 4.8 us never
+ * napping; never napping halved the random-operation rate beside a busy
+ * process (96,000/s against 170,000-200,000/s for both nap rules). */
 #define YIELDS_BEFORE_NAP 1024u
+#define NAP_EVERY 64u
 
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
  * MPI: its MPI_Iprobe runs opal_progress, which itself yields when
@@ -63,7 +70,7 @@ static inline void poke_mpi(void)
 
 void mpishmem_give_core_away(unsigned n)
 {
-    if (n <= YIELDS_BEFORE_NAP) {
+    if (n <= YIELDS_BEFORE_NAP || n % NAP_EVERY != 0) {
         sched_yield();
     } else {
         struct timespec nap = {0, 1000};
