@@ -108,19 +108,16 @@ static int shm_on(void)
  * whatever MPI nodes the launcher made. 0 where the kernel does not say. */
 static int one_machine(void)
 {
-    char boot[64] = "";
+    unsigned char boot[40] = "", lo[40], hi[40];
     FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
     if (f != NULL) {
-        if (fgets(boot, sizeof boot, f) == NULL)
+        if (fgets((char *)boot, sizeof boot, f) == NULL)
             boot[0] = '\0';
         fclose(f);
     }
-    unsigned long long h = 14695981039346656037ull;
-    for (const char *c = boot; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ull;
-    unsigned long long mine[3] = {boot[0] == '\0', h, ~h}, max[3];
-    MPI_Allreduce(mine, max, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    return max[0] == 0 && max[1] == ~max[2];
+    MPI_Allreduce(boot, lo, (int)sizeof boot, MPI_UNSIGNED_CHAR, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(boot, hi, (int)sizeof boot, MPI_UNSIGNED_CHAR, MPI_MAX, MPI_COMM_WORLD);
+    return lo[0] != '\0' && memcmp(lo, hi, sizeof lo) == 0; /* the same text everywhere */
 }
 
 /* The processes the launcher put on this node, 0 when it does not say. */
