@@ -207,31 +207,20 @@ bench_rounds one_round
 fi
 
 "$py" - "$raw" "$out" "$here" <<'EOF'
-import csv, statistics, sys, collections
+import sys
 raw, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, sys.argv[3])
-from bench_summary import ratio, summary_writer
-vals = collections.defaultdict(list)
-runs, order = collections.Counter(), []
-for r in csv.DictReader(open(raw)):
-    k = (r['variant'], r['scaling'], r['topo'], r['np'])
-    if k not in order:
-        order.append(k)
-    runs[k] += 1
-    if r['verify'] == 'ok':
-        for f in ('total_s', 'all2all_s', 'launch_s'):
-            vals[k + (f,)].append(float(r[f]))
-med = {k: statistics.median(v) for k, v in vals.items()}
+from bench_summary import ratio, summary_writer, verified_medians
+fields = ('total_s', 'all2all_s', 'launch_s')
+order, runs, ok, med = verified_medians(raw, ('variant', 'scaling', 'topo', 'np'), fields)
 hdr = ['variant', 'scaling', 'topo', 'np', 'verified', 'total_s', 'all2all_s',
        'launch_s', 'total_vs_oshmpi', 'all2all_vs_oshmpi']
 w = summary_writer(out)
 w.writerow(hdr)
 for k in order:
     v, s, t, n = k
-    ok = len(vals.get(k + ('total_s',), []))
-    row = [v, s, t, n, '%d/%d' % (ok, runs[k])]
-    row += ['%.4f' % med[k + (f,)] if k + (f,) in med else ''
-            for f in ('total_s', 'all2all_s', 'launch_s')]
+    row = [v, s, t, n, '%d/%d' % (ok[k], runs[k])]
+    row += ['%.4f' % med[k + (f,)] if k + (f,) in med else '' for f in fields]
     for f in ('total_s', 'all2all_s'):
         row.append(ratio(med.get(k + (f,)), med.get(('oshmpi', s, t, n, f))))
     w.writerow(row)

@@ -338,30 +338,20 @@ bench_rounds one_round
 fi
 
 "$py" - "$raw" "$out" "$here" <<'EOF'
-import csv, statistics, sys, collections
+import sys
 raw, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, sys.argv[3])
-from bench_summary import ratio, summary_writer
-vals = collections.defaultdict(list)
-runs, order = collections.Counter(), []
-for r in csv.DictReader(open(raw)):
-    k = (r['variant'], r['class'], r['topo'], r['np'])
-    if k not in order:
-        order.append(k)
-    runs[k] += 1
-    if r['verify'] == 'ok':
-        for f in ('time_s', 'launch_s'):
-            vals[k + (f,)].append(float(r[f]))
-med = {k: statistics.median(v) for k, v in vals.items()}
+from bench_summary import ratio, summary_writer, verified_medians
+fields = ('time_s', 'launch_s')
+order, runs, ok, med = verified_medians(raw, ('variant', 'class', 'topo', 'np'), fields)
 hdr = ['variant', 'class', 'topo', 'np', 'verified', 'time_s', 'launch_s',
        'time_vs_ours_node', 'time_vs_mpi_same_topo']
 w = summary_writer(out)
 w.writerow(hdr)
 for k in order:
     v, c, t, n = k
-    ok = len(vals.get(k + ('time_s',), []))
-    row = [v, c, t, n, '%d/%d' % (ok, runs[k])]
-    row += ['%.4f' % med[k + (f,)] if k + (f,) in med else '' for f in ('time_s', 'launch_s')]
+    row = [v, c, t, n, '%d/%d' % (ok[k], runs[k])]
+    row += ['%.4f' % med[k + (f,)] if k + (f,) in med else '' for f in fields]
     row.append(ratio(med.get(k + ('time_s',)), med.get(('ours', c, 'node', n, 'time_s'))))
     row.append(ratio(med.get(k + ('time_s',)), med.get(('mpi', c, t, n, 'time_s'))))
     w.writerow(row)
