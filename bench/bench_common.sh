@@ -18,6 +18,8 @@
 # bench_rounds FN: calls FN 1, FN 2, ... FN $ROUNDS (one interleaved round
 # each), then notes the load in $out/load.txt.
 # bench_report: the load before and after, and where the results are.
+# bench_summarize: runs the Python summary on stdin with bench/ on its path
+# (bench_summary.py) and $raw $out as its arguments.
 #
 # SPDX-License-Identifier: BSD-3-Clause
 bench_python() {
@@ -78,6 +80,10 @@ bench_rounds() {
         round=$((round + 1))
     done
     echo "after:  $(uptime)" >>"$out/load.txt"
+}
+
+bench_summarize() {
+    PYTHONPATH="$root/bench${PYTHONPATH:+:$PYTHONPATH}" "${py:-python3}" - "$raw" "$out"
 }
 
 bench_report() {

@@ -337,10 +337,9 @@ one_round() {
 bench_rounds one_round
 fi
 
-"$py" - "$raw" "$out" "$here" <<'EOF'
+bench_summarize <<'EOF'
 import sys
 raw, out = sys.argv[1], sys.argv[2]
-sys.path.insert(0, sys.argv[3])
 from bench_summary import ratio, summary_writer, verified_medians
 fields = ('time_s', 'launch_s')
 order, runs, ok, med = verified_medians(raw, ('variant', 'class', 'topo', 'np'), fields)

@@ -247,10 +247,10 @@ bench_rounds one_round
 rm -f "$out/last.out" "$out/last.fig"
 fi
 
-MR_SIZES=$MR_SIZES "$py" - "$raw" "$out" "$here" <<'EOF'
+export MR_SIZES
+bench_summarize <<'EOF'
 import collections, csv, os, statistics, sys
 raw, out = sys.argv[1], sys.argv[2]
-sys.path.insert(0, sys.argv[3])
 from bench_summary import ratio, summary_writer
 mr_sizes = os.environ['MR_SIZES'].split()
 vals = collections.defaultdict(list)
