@@ -49,7 +49,30 @@ int mpishmem_shm_id_of(int fd, size_t len, mpishmem_shm_id_t *id)
     return 1;
 }
 
-char *mpishmem_shm_map_peer(const mpishmem_shm_id_t *id)
+/* len bytes of fd at the first address a >= r with (a - mirror) mod
+ * MPISHMEM_SHM_COLOR_SPAN == color: reserve len + the span, map into it,
+ * give the rest back.  MAP_FAILED when the reservation fails. */
+static char *map_colored(int fd, size_t len, uintptr_t mirror, uintptr_t color)
+{
+    const uintptr_t span = MPISHMEM_SHM_COLOR_SPAN;
+    char *r = mmap(NULL, len + span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (r == MAP_FAILED)
+        return MAP_FAILED;
+    char *a = r + ((mirror + color - (uintptr_t)r) & (span - 1));
+    if (mmap(a, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        munmap(r, len + span);
+        return MAP_FAILED;
+    }
+    if (a > r)
+        munmap(r, (size_t)(a - r));
+    munmap(a + len, (size_t)(r + span - a)); /* a < r + span: never empty */
+    return a;
+}
+
+/* Opens and maps a peer's object; with color != 0 at mirror + color
+ * modulo the colour span (map_colored), else where the kernel likes. */
+static char *map_peer(const mpishmem_shm_id_t *id, uintptr_t mirror, uintptr_t color)
 {
     if (id->fd < 0 || id->len == 0)
         return NULL;
@@ -61,8 +84,30 @@ char *mpishmem_shm_map_peer(const mpishmem_shm_id_t *id)
     struct stat st;
     char *p = MAP_FAILED;
     if (fstat(fd, &st) == 0 && (uint64_t)st.st_size == id->len &&
-        (uint64_t)st.st_dev == id->dev && (uint64_t)st.st_ino == id->ino)
-        p = mmap(NULL, (size_t)id->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        (uint64_t)st.st_dev == id->dev && (uint64_t)st.st_ino == id->ino) {
+        if (color != 0)
+            p = map_colored(fd, (size_t)id->len, mirror, color);
+        if (p == MAP_FAILED) /* no colour asked, or no address space to reserve */
+            p = mmap(NULL, (size_t)id->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
     close(fd);
     return p == MAP_FAILED ? NULL : p;
+}
+
+char *mpishmem_shm_map_peer(const mpishmem_shm_id_t *id)
+{
+    return map_peer(id, 0, 0);
+}
+
+uintptr_t mpishmem_shm_color(unsigned slot)
+{
+    /* Steps of 2 MiB keep a 2 MiB-aligned mirror's alignment (huge pages);
+     * 127 of them are every non-zero value of bits 21-27. */
+    return ((uintptr_t)(slot % 127u) + 1u) << 21;
+}
+
+char *mpishmem_shm_map_peer_beside(const mpishmem_shm_id_t *id, const void *mirror,
+                                   unsigned slot)
+{
+    return map_peer(id, (uintptr_t)mirror, mpishmem_shm_color(slot));
 }

@@ -36,4 +36,30 @@ int mpishmem_shm_id_of(int fd, size_t len, mpishmem_shm_id_t *id);
  * the one id describes. */
 char *mpishmem_shm_map_peer(const mpishmem_shm_id_t *id);
 
+/* Where a peer's copy of a segment goes.  AMD Zen's L1 data cache picks
+ * the way of a load by a hash of linear-address bits 12-27 (its
+ * "microtag"); two lines whose addresses agree in those bits and in the
+ * set cannot both be predicted, so a copy between a symmetric object and
+ * the peer's copy of it (same offset) stalls when the two mappings lie a
+ * multiple of 256 MiB apart.  The kernel puts equal-sized mappings back
+ * to back, so a 256 MiB or 512 MiB heap gave exactly that: 4 KiB puts on
+ * one node 1.2x slower (docs/performance.md, "Where a peer's heap is
+ * mapped").  So a peer's copy is mapped at mirror (our own copy) plus a
+ * colour, modulo MPISHMEM_SHM_COLOR_SPAN, that differs in bits 21-27 from
+ * ours and, for up to 127 peers, from the other peers'. */
+#define MPISHMEM_SHM_COLOR_SPAN ((uintptr_t)1 << 28)
+/* The colour of slot (0, 1, ...: one per peer): never 0 modulo the span. */
+uintptr_t mpishmem_shm_color(unsigned slot);
+/* mpishmem_shm_map_peer, at an address congruent to mirror + the colour of
+ * slot modulo the span (anywhere, if that much address space cannot be
+ * reserved). */
+char *mpishmem_shm_map_peer_beside(const mpishmem_shm_id_t *id, const void *mirror,
+                                   unsigned slot);
+/* The slot of node rank `peer` as seen from node rank `me` (of n): the
+ * n - 1 peers get 0 .. n - 2. */
+static inline unsigned mpishmem_shm_peer_slot(int peer, int me, int n)
+{
+    return (unsigned)((peer - me + n) % n) - 1u;
+}
+
 #endif

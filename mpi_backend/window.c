@@ -227,9 +227,13 @@ static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_com
     if (all) {
         mpishmem_allgather(&mine, sizeof mine, MPI_BYTE, ids, sizeof mine, MPI_BYTE, shm_comm);
         s->peer[me] = base;
-        for (int r = 0; ok && r < mpishmem_rt.node_size; r++)
-            if (shm_rank[r] >= 0 && r != me)
-                ok = (s->peer[r] = mpishmem_shm_map_peer(&ids[shm_rank[r]])) != NULL;
+        for (int r = 0; ok && r < mpishmem_rt.node_size; r++) {
+            if (shm_rank[r] < 0 || r == me)
+                continue;
+            unsigned slot = mpishmem_shm_peer_slot(r, me, mpishmem_rt.node_size);
+            s->peer[r] = mpishmem_shm_map_peer_beside(&ids[shm_rank[r]], base, slot);
+            ok = s->peer[r] != NULL;
+        }
         /* Every member has mapped every object: the descriptors can go. */
         mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, shm_comm);
     }

@@ -62,7 +62,7 @@ static int map_node_peers(mpishmem_segment_t *s)
     for (int nr = 0; ok && nr < nn; nr++) {
         if (nr == me)
             continue;
-        s->peer[nr] = mpishmem_globals_shm_map(&ids[nr]);
+        s->peer[nr] = mpishmem_globals_shm_map(&ids[nr], mpishmem_shm_peer_slot(nr, me, nn));
         if (s->peer[nr] == NULL) {
             ok = 0;
             globals_why = ids[nr].fd < 0 ? "a PE of the node has no shared backing"

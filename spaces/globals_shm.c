@@ -265,11 +265,11 @@ const char *mpishmem_globals_shm_why(void)
     return gs.why;
 }
 
-char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id)
+char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id, unsigned slot)
 {
     if (id->len != gs.len || gs.fd < 0)
         return NULL;
-    return mpishmem_shm_map_peer(id);
+    return mpishmem_shm_map_peer_beside(id, gs.lo, slot);
 }
 
 void mpishmem_globals_shm_unmap(char *p)

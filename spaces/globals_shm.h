@@ -17,9 +17,10 @@ int mpishmem_globals_shm_info(mpishmem_shm_id_t *id);
 char *mpishmem_globals_shm_lo(void);
 /* Why there is no backing (NULL when there is one). */
 const char *mpishmem_globals_shm_why(void);
-/* Map a peer's object; NULL when it cannot be opened or is not the one
- * the id describes. */
-char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id);
+/* Map a peer's object beside our own data (mpishmem_shm_map_peer_beside,
+ * slot: mpishmem_shm_peer_slot); NULL when it cannot be opened or is not
+ * the one the id describes. */
+char *mpishmem_globals_shm_map(const mpishmem_shm_id_t *id, unsigned slot);
 void mpishmem_globals_shm_unmap(char *p);
 
 #endif
