@@ -212,7 +212,8 @@ static char *map_aligned(int fd, size_t len, size_t align)
 
 /* The heap's memory from our own node-shared objects (node_shm.h): each PE
  * maps its object at an MPISHMEM_HEAP_ALIGN boundary, and the other
- * members of shm_comm map it too.  shm_rank[r]: node rank r's rank in
+ * members of shm_comm map it too, each beside its own (a colour apart in
+ * address bits 21-27: mpishmem_shm_map_peer_beside).  shm_rank[r]: node rank r's rank in
  * shm_comm, or -1.  1 when every member succeeded (s->base, s->peer[] and
  * s->map_len set); 0, with nothing left mapped, otherwise. */
 static int map_node_shared(mpishmem_segment_t *s, size_t bytes, MPI_Comm shm_comm,
