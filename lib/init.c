@@ -127,8 +127,9 @@ static double seconds_now(void)
 }
 
 /* Whether every PE is leaving too: each leaving PE joins a barrier on
- * exit_comm, a communicator nothing else uses, so only PEs in this check
- * can complete it.  It polls MPI (RMA aimed at this PE still completes
+ * exit_comm, a communicator no other collective uses (the progress probes
+ * look at it but nothing is sent there), so only PEs in this check can
+ * complete it.  It polls MPI (RMA aimed at this PE still completes
  * while the others work) and gives up after EXIT_WAIT_SECONDS. */
 static int all_pes_leaving(void)
 {

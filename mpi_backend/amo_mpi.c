@@ -147,7 +147,7 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
      * progressing incoming operations, and a lock or flag loop would hang. */
     if (pe == mpishmem_rt.my_pe) {
         int flag;
-        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag,
+        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.exit_comm, &flag,
                                 MPI_STATUS_IGNORE));
     }
 }

@@ -61,10 +61,14 @@ void mpishmem_serve(void)
         mpishmem_amo_am_serve();
 }
 
+/* On the world's duplicate that carries no messages (runtime.h): MPICH's
+ * probe returns at once, progressing nothing, while a message it matches
+ * waits unreceived, and a barrier message sent ahead of its receive left
+ * a peer's flush aimed at this PE waiting forever (amo_signal, 3 PEs). */
 static inline void poke_mpi(void)
 {
     int flag;
-    MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.world, &flag,
+    MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.exit_comm, &flag,
                             MPI_STATUS_IGNORE));
 }
 
@@ -136,6 +140,16 @@ void mpishmem_wait_request(MPI_Request *req)
     }
 }
 
+void mpishmem_wait_message(MPI_Request *req)
+{
+    unsigned spins = 0;
+    int done = 0;
+    MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    while (!done) {
+        mpishmem_progress_step(&spins);
+        MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    }
+}
 
 void mpishmem_meet_before_blocking(MPI_Comm comm)
 {
@@ -145,9 +159,20 @@ void mpishmem_meet_before_blocking(MPI_Comm comm)
 
 void mpishmem_barrier_comm(MPI_Comm comm)
 {
-    MPI_Request req;
-    MPISHMEM_MPI(MPI_Ibarrier(comm, &req));
-    mpishmem_wait_request(&req);
+    int n, me;
+    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
+    MPISHMEM_MPI(MPI_Comm_rank(comm, &me));
+    /* Round k: tell rank me + 2^k, hear from rank me - 2^k.  Distances
+     * below n are distinct, so a round's partner differs from every
+     * other round's. */
+    for (int dist = 1, round = 0; dist < n; dist <<= 1, round++) {
+        MPI_Request r[2];
+        int tag = MPISHMEM_BARRIER_TAG + round;
+        MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, (me - dist + n) % n, tag, comm, &r[0]));
+        MPISHMEM_MPI(MPI_Isend(NULL, 0, MPI_BYTE, (me + dist) % n, tag, comm, &r[1]));
+        mpishmem_wait_message(&r[0]);
+        mpishmem_wait_message(&r[1]);
+    }
 }
 
 int mpishmem_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,

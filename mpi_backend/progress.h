@@ -80,10 +80,32 @@ void mpishmem_progress_poke(void);
  * answer may need the target PE inside MPI), polling it with the steps
  * above instead of spinning inside MPI. */
 void mpishmem_wait_request(MPI_Request *req);
+/* Waits for a point-to-point request of the library's own collectives as
+ * wait_until waits (mpishmem_progress_step), probing MPI every few steps:
+ * MPICH's MPI_Test of such a request does not serve RMA aimed at this PE,
+ * and a peer flushing it then waited forever (amo_signal, 3 PEs on 2
+ * cores, a barrier of these messages). */
+void mpishmem_wait_message(MPI_Request *req);
 /* The n-th step of an oversubscribed wait: yields the core, or naps once
  * the wait has yielded long (progress.c has the rule and its numbers). */
 void mpishmem_give_core_away(unsigned n);
+/* A barrier over comm of zero-byte messages (dissemination: ceil(log2 n)
+ * rounds), each round polled as mpishmem_wait_request polls.  MPICH's
+ * MPI_Ibarrier polled to completion costs 2.4x this between nodes, and the
+ * blocking MPI_Barrier cannot serve peers' requests.  Collective over comm;
+ * its messages carry the tags MPISHMEM_BARRIER_TAG + round. */
 void mpishmem_barrier_comm(MPI_Comm comm);
+
+/* Tags of the library's own point-to-point collectives on its
+ * communicators (the world duplicate, teams' communicators, GPU agents'):
+ * the top of the range every MPI allows (MPI_TAG_UB >= 32767).  Requests,
+ * answers and active-set tags stay below MPISHMEM_P2P_COLL_TAGS.  Messages
+ * of consecutive collectives between two PEs share a tag: MPI's
+ * non-overtaking rule keeps them in order. */
+#define MPISHMEM_P2P_COLL_TAGS 32704
+#define MPISHMEM_BCAST_TAG 32704
+#define MPISHMEM_REDUCE_TAG 32705
+#define MPISHMEM_BARRIER_TAG 32712 /* + round, below 32 */
 /* The set-up collectives (shmem_init, team and space creation): MPICH spins
  * inside its blocking collectives, so when PEs outnumber cores each one
  * waits for the scheduler to run the PEs it needs (8 PEs on 2 cores:

@@ -30,7 +30,11 @@ typedef struct mpishmem_runtime {
     int we_initialized_mpi;
     MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD */
     MPI_Comm node;         /* PEs that can share memory with this one */
-    MPI_Comm exit_comm;    /* duplicate of world used only by the exit check (lib/init.c) */
+    /* Duplicate of world on which no point-to-point message is ever sent:
+     * the exit check's barrier (lib/init.c), and every probe that only
+     * drives MPI's progress (progress.c), since a probe that finds a
+     * waiting message returns without progressing MPI at all. */
+    MPI_Comm exit_comm;
     MPI_Comm self;         /* private duplicate of MPI_COMM_SELF (errors return) */
     int node_size;
     int node_rank;

@@ -89,6 +89,10 @@ static int set_tag(int start, int log_stride, int size)
     long long tag = ((long long)start * mpishmem_rt.n_pes + (size - 1)) * 31 + log_stride;
     int *ub = NULL, flag = 0;
     MPISHMEM_MPI(MPI_Comm_get_attr(mpishmem_rt.world, MPI_TAG_UB, &ub, &flag));
+    /* Step over the tags of the library's own point-to-point collectives,
+     * which members_meet's messages on the world would otherwise match. */
+    if (tag >= MPISHMEM_P2P_COLL_TAGS)
+        tag += 32768 - MPISHMEM_P2P_COLL_TAGS;
     return flag && ub && tag <= *ub ? (int)tag : -1;
 }
 
@@ -129,13 +133,14 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     MPI_Group world, group;
     MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &world));
     MPISHMEM_MPI(MPI_Group_range_incl(world, 1, range, &group));
-    int tag = set_tag(start, log_stride, size);
-    if (tag < 0)
+    int tag = set_tag(start, log_stride, size), hashed = tag < 0;
+    if (hashed) {
         pthread_mutex_lock(&hashed_tag_lock);
-    members_meet(start, stride, size, tag < 0 ? (int)(h & 0x7fff) : tag);
-    int rc = MPI_Comm_create_group(mpishmem_rt.world, group, tag < 0 ? (int)(h & 0x7fff) : tag,
-                                   &s->cc.comm);
-    if (tag < 0)
+        tag = (int)(h % MPISHMEM_P2P_COLL_TAGS);
+    }
+    members_meet(start, stride, size, tag);
+    int rc = MPI_Comm_create_group(mpishmem_rt.world, group, tag, &s->cc.comm);
+    if (hashed)
         pthread_mutex_unlock(&hashed_tag_lock);
     MPISHMEM_MPI(MPI_Group_free(&group));
     MPISHMEM_MPI(MPI_Group_free(&world));

@@ -116,8 +116,10 @@ static void sync_comm(const char *routine, mpishmem_coll_comm_t *c)
     mpishmem_node_barrier_t *b = route(routine, c);
     if (b != NULL)
         mpishmem_node_barrier_wait(b);
+    else if (mpishmem_coll_blocking(c))
+        mpishmem_coll_started(routine, "MPI_Barrier", MPI_Barrier(c->comm));
     else
-        MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Barrier, MPI_Ibarrier, c->comm);
+        mpishmem_barrier_comm(c->comm); /* polled: messages, not MPI_Ibarrier */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
