@@ -56,6 +56,13 @@ void mpishmem_coll_small_reduce(struct mpishmem_node_barrier *b, mpishmem_coll_c
                                 void *dest, const void *send, int count, size_t bytes,
                                 MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op,
                                 enum mpishmem_small_reduce kind);
+/* inout[k] = in[k] op inout[k], as MPI_Reduce_local computes it: natively
+ * for the fixed-size integer and the real types, else by
+ * MPI_Reduce_local with mpi_op.  op is the operation the routine names;
+ * mpi_op the one MPI computes it with (ours for unsigned max/min where
+ * MPI gets them wrong). */
+void mpishmem_coll_combine(void *inout, const void *in, int count, MPI_Datatype dt, MPI_Op op,
+                           MPI_Op mpi_op);
 void mpishmem_coll_small_fcollect(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
                                   void *dest, const void *source, size_t bytes);
 void mpishmem_coll_small_broadcast(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,

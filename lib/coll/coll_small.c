@@ -103,18 +103,21 @@ static int combine_native(void *inout, const void *in, int count, MPI_Datatype d
 #undef INTEGER
 #undef REAL
 
+void mpishmem_coll_combine(void *inout, const void *in, int count, MPI_Datatype dt, MPI_Op op,
+                           MPI_Op mpi_op)
+{
+    if (!combine_native(inout, in, count, dt, op))
+        MPISHMEM_MPI(MPI_Reduce_local(in, inout, count, dt, mpi_op));
+}
+
 /* dest (host memory) <- the reduction of the first `upto` members' slots
- * of the barrier just passed, in member order.  op is the operation the
- * routine names; mpi_op the one MPI computes it with (ours for unsigned
- * max/min where MPI gets them wrong). */
+ * of the barrier just passed, in member order. */
 static void combine(mpishmem_node_barrier_t *b, void *dest, int upto, int count, size_t bytes,
                     MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op)
 {
     memcpy(dest, mpishmem_node_slot(b, 0, 0), bytes);
     for (int i = 1; i < upto; i++)
-        if (!combine_native(dest, mpishmem_node_slot(b, i, 0), count, dt, op))
-            MPISHMEM_MPI(MPI_Reduce_local(mpishmem_node_slot(b, i, 0), dest, count, dt,
-                                          mpi_op));
+        mpishmem_coll_combine(dest, mpishmem_node_slot(b, i, 0), count, dt, op, mpi_op);
 }
 
 void mpishmem_coll_small_reduce(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,

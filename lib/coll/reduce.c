@@ -1,5 +1,6 @@
 /*
- * mpishmem: reductions (MPI_Iallreduce) and the sum scans (MPI_Iscan,
+ * mpishmem: reductions (MPI_Allreduce, MPI_Iallreduce, or for small
+ * operands that must be polled, messages of our own) and the sum scans (MPI_Iscan,
  * MPI_Iexscan) on a communicator.  The typed routines (typed_reduce.c,
  * to_all.c) pass the MPI datatype and operation of their type and name.
  *
@@ -13,6 +14,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll.h"
 #include "../../mpi_backend/node_barrier.h"
 #include "../trace.h"
@@ -58,6 +60,65 @@ static mpishmem_node_barrier_t *small_route(const char *routine, mpishmem_coll_c
     return mpishmem_coll_node(routine, c);
 }
 
+/* Up to this many bytes a reduction that must be polled travels as
+ * point-to-point messages (reduce_polled) instead of a polled
+ * MPI_Iallreduce: two pretend nodes, MPICH 4.0, 8 bytes: 375 ns against
+ * 1375 (MPI_Allreduce, which cannot be polled: 568). */
+#define POLLED_P2P_MAX 4096
+
+/* acc <- lower op upper, where acc holds this PE's partial result and in
+ * the partner's (a scratch buffer), acc_lower says whose is the lower
+ * block: both partners evaluate the same expression, so every PE ends with
+ * the same bits (max of +0 and -0, rounding of reals). */
+static void combine_ordered(void *acc, void *in, int acc_lower, int count, size_t bytes,
+                            MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op)
+{
+    if (acc_lower) {
+        mpishmem_coll_combine(in, acc, count, dt, op, mpi_op);
+        memcpy(acc, in, bytes);
+    } else {
+        mpishmem_coll_combine(acc, in, count, dt, op, mpi_op);
+    }
+}
+
+/* Recursive doubling over the largest power of two p2 <= n; ranks from p2
+ * up first hand their operand to rank - p2 and get the result back. */
+static void reduce_polled(mpishmem_coll_comm_t *c, void *dest, const void *send, int count,
+                          size_t bytes, MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op)
+{
+    _Alignas(16) unsigned char in[POLLED_P2P_MAX];
+    int n = c->n, me = c->me, p2 = 1;
+    MPI_Request r[2];
+    if (send != MPI_IN_PLACE)
+        memcpy(dest, send, bytes);
+    while (p2 <= n / 2)
+        p2 *= 2;
+    if (me >= p2) {
+        MPISHMEM_MPI(MPI_Isend(dest, count, dt, me - p2, MPISHMEM_REDUCE_TAG, c->comm, &r[0]));
+        MPISHMEM_MPI(MPI_Irecv(dest, count, dt, me - p2, MPISHMEM_REDUCE_TAG, c->comm, &r[1]));
+        mpishmem_wait_message(&r[0]);
+        mpishmem_wait_message(&r[1]);
+        return;
+    }
+    if (me + p2 < n) {
+        MPISHMEM_MPI(MPI_Irecv(in, count, dt, me + p2, MPISHMEM_REDUCE_TAG, c->comm, &r[0]));
+        mpishmem_wait_message(&r[0]);
+        combine_ordered(dest, in, 1, count, bytes, dt, op, mpi_op);
+    }
+    for (int d = 1; d < p2; d <<= 1) {
+        int partner = me ^ d;
+        MPISHMEM_MPI(MPI_Irecv(in, count, dt, partner, MPISHMEM_REDUCE_TAG, c->comm, &r[0]));
+        MPISHMEM_MPI(MPI_Isend(dest, count, dt, partner, MPISHMEM_REDUCE_TAG, c->comm, &r[1]));
+        mpishmem_wait_message(&r[0]);
+        mpishmem_wait_message(&r[1]);
+        combine_ordered(dest, in, me < partner, count, bytes, dt, op, mpi_op);
+    }
+    if (me + p2 < n) {
+        MPISHMEM_MPI(MPI_Isend(dest, count, dt, me + p2, MPISHMEM_REDUCE_TAG, c->comm, &r[0]));
+        mpishmem_wait_message(&r[0]);
+    }
+}
+
 void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *dest,
                           const void *source, size_t nreduce, size_t esize, MPI_Datatype dt,
                           MPI_Op op)
@@ -70,8 +131,10 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     MPI_Op mpi_op = op == MPI_MAX || op == MPI_MIN ? mpishmem_coll_minmax_op(routine, op, dt)
                                                    : op;
     mpishmem_node_barrier_t *b = small_route(routine, c, nreduce, esize);
+    /* The same answer on every PE: nreduce, esize and c->may_block are. */
+    int polled = b == NULL && nreduce <= POLLED_P2P_MAX / esize && !mpishmem_coll_blocking(c);
     int count = prepare(routine, "nreduce", c, &dest, source, nreduce, esize, &send, &tmp,
-                        &bytes, &st, mpi_op != op || b != NULL);
+                        &bytes, &st, mpi_op != op || b != NULL || polled);
     if (count == 0)
         return;
     if (MPISHMEM_TRACE_ON)
@@ -79,6 +142,8 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     if (b != NULL)
         mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, op, mpi_op,
                                    MPISHMEM_SMALL_ALLREDUCE);
+    else if (polled)
+        reduce_polled(c, dest, send, count, bytes, dt, op, mpi_op);
     else
         MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allreduce, MPI_Iallreduce,
                           send, dest, count, dt, mpi_op, c->comm);
