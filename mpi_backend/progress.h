@@ -105,6 +105,7 @@ void mpishmem_barrier_comm(MPI_Comm comm);
 #define MPISHMEM_P2P_COLL_TAGS 32704
 #define MPISHMEM_BCAST_TAG 32704
 #define MPISHMEM_REDUCE_TAG 32705
+#define MPISHMEM_GATHER_TAG 32706
 #define MPISHMEM_BARRIER_TAG 32712 /* + round, below 32 */
 /* The set-up collectives (shmem_init, team and space creation): MPICH spins
  * inside its blocking collectives, so when PEs outnumber cores each one

@@ -1,6 +1,7 @@
 /*
- * mpishmem: concatenation: fcollect (MPI_Iallgather) and collect, whose
- * counts differ by PE (MPI_Iallgather of the counts, then
+ * mpishmem: concatenation: fcollect (MPI_Allgather, messages of our own,
+ * or MPI_Iallgather) and collect, whose counts differ by PE (the counts
+ * gathered first, then the data by MPI_Allgatherv, messages of our own or
  * MPI_Iallgatherv); the byte forms and the deprecated 32/64-bit forms.
  *
  * In place: when source is this PE's block of dest, or overlaps dest at
@@ -10,9 +11,56 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
+#include <string.h>
 #include "coll.h"
 #include "../../mpi_backend/node_barrier.h"
 #include "../trace.h"
+
+/* Up to this many bytes in all, a gather that must be polled travels as
+ * point-to-point messages (gather_polled: ceil(log2 n) rounds) instead of
+ * a polled MPI_Iallgather(v), whose rounds MPICH progresses slowly when
+ * polled (as its MPI_Iallreduce and MPI_Ibcast: docs/collectives.md). */
+#define POLLED_P2P_MAX 8192
+
+/* Byte offset of PE pe's block in dest: displs (elements of esize bytes),
+ * or pe * bytes when every block has the same size (displs NULL). */
+static size_t block_at(int pe, size_t bytes, const int *displs, size_t esize)
+{
+    return displs != NULL ? (size_t)displs[pe] * esize : (size_t)pe * bytes;
+}
+
+/* Bruck's concatenation.  The scratch holds the blocks of PEs me, me+1,
+ * ... (mod n) in that order; in the round of distance k = 1, 2, 4, ... a
+ * PE sends its first min(k, n-k) blocks to me-k and receives as many from
+ * me+k, which are its blocks k, k+1, ...; at the end the scratch is
+ * rotated into dest.  mine is this PE's block, read before dest is
+ * written (so it may lie anywhere in dest); total (at most
+ * POLLED_P2P_MAX) is the bytes of all blocks. */
+static void gather_polled(mpishmem_coll_comm_t *c, void *dest, const void *mine, size_t bytes,
+                          const int *displs, size_t esize, size_t total)
+{
+    _Alignas(16) unsigned char scratch[POLLED_P2P_MAX];
+    int n = c->n, me = c->me;
+    size_t base = block_at(me, bytes, displs, esize);
+    /* Offset in the scratch of the block j places after this PE's. */
+#define ROTATED(j) ((j) >= n ? total                                                       \
+                    : me + (j) < n ? block_at(me + (j), bytes, displs, esize) - base      \
+                    : total - base + block_at(me + (j) - n, bytes, displs, esize))
+    memcpy(scratch, mine, ROTATED(1));
+    for (int k = 1; k < n; k <<= 1) {
+        int cnt = k < n - k ? k : n - k;
+        MPI_Request r[2];
+        MPISHMEM_MPI(MPI_Irecv(scratch + ROTATED(k), (int)(ROTATED(k + cnt) - ROTATED(k)),
+                               MPI_BYTE, (me + k) % n, MPISHMEM_GATHER_TAG, c->comm, &r[0]));
+        MPISHMEM_MPI(MPI_Isend(scratch, (int)ROTATED(cnt), MPI_BYTE, (me - k + n) % n,
+                               MPISHMEM_GATHER_TAG, c->comm, &r[1]));
+        mpishmem_wait_message(&r[0]);
+        mpishmem_wait_message(&r[1]);
+    }
+#undef ROTATED
+    memcpy((char *)dest + base, scratch, total - base);
+    memcpy(dest, scratch + (total - base), base);
+}
 
 /* The send buffer for a gather into dest (total bytes) whose block for
  * this PE is `slot`. */
@@ -61,11 +109,17 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
         mpishmem_coll_small_fcollect(b, c, dest, source, bytes);
         return;
     }
-    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
+    /* total and c->may_block are the same on every PE: all choose alike.
+     * Our own messages copy with the CPU: device memory is staged. */
+    int polled = !mpishmem_coll_blocking(c) && total <= POLLED_P2P_MAX;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, polled);
     slot = (char *)dest + (size_t)c->me * bytes;
-    MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
-                      gather_source(slot, source, bytes, dest, total), count, dt, dest, count,
-                      dt, c->comm);
+    if (polled)
+        gather_polled(c, dest, source, bytes, NULL, 1, total);
+    else
+        MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather, MPI_Iallgather,
+                          gather_source(slot, source, bytes, dest, total), count, dt, dest,
+                          count, dt, c->comm);
     MPISHMEM_COLL_UNSTAGE(&st);
 }
 
@@ -91,6 +145,8 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     int small = 0;
     if (b != NULL)
         small = mpishmem_coll_small_collect_start(b, c, source, bytes, esize);
+    else if (!mpishmem_coll_blocking(c) && (size_t)c->n * sizeof(int) <= POLLED_P2P_MAX)
+        gather_polled(c, c->counts, &count, sizeof(int), NULL, 1, (size_t)c->n * sizeof(int));
     else
         MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgather,
                           MPI_Iallgather, &count, 1, MPI_INT, c->counts, 1, MPI_INT, c->comm);
@@ -121,8 +177,14 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
         return;
     }
     mpishmem_coll_stage_t st;
-    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, 0);
+    int polled = !mpishmem_coll_blocking(c) && total <= POLLED_P2P_MAX;
+    MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, polled);
     slot = (char *)dest + (size_t)c->displs[c->me] * esize;
+    if (polled) {
+        gather_polled(c, dest, source, bytes, c->displs, esize, total);
+        MPISHMEM_COLL_UNSTAGE(&st);
+        return;
+    }
     MPISHMEM_COLL_RUN(routine, mpishmem_coll_blocking(c), MPI_Allgatherv,
                       MPI_Iallgatherv, gather_source(slot, source, bytes, dest, total), count,
                       dt, dest, c->counts, c->displs, dt, c->comm);

@@ -42,7 +42,11 @@ int MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MP
 #define ROUNDS 12
 
 static long errors;
-static long src[2 * SLOT_LONGS], dst[16 * 2 * SLOT_LONGS], big[128];
+/* The library's own polled gathers (lib/coll/collect.c) carry up to
+ * 8 KiB in all: the sizes below straddle that too. */
+#define POLLED_GATHER_LONGS 1024
+#define BIG_PART 1100 /* longs: one part that takes the total past it */
+static long src[POLLED_GATHER_LONGS + 1], dst[16 * 2 * SLOT_LONGS], big[BIG_PART];
 static long err_sum, err_all;
 #define CSLOT 32 /* MPISHMEM_NODE_SLOT / sizeof(double complex) */
 static double complex csrc[CSLOT], cdst[CSLOT];
@@ -92,8 +96,12 @@ static void run(shmem_team_t t, const char *name)
         expect(dst[0], (long)(me + 1) * (me + 2) / 2 + (long)(me + 1) * r, "inscan", r, 0);
         shmem_long_sum_exscan(t, dst, src, 1);
         expect(dst[0], (long)me * (me + 1) / 2 + (long)me * r, "exscan", r, 0);
-        /* fcollect of 8 and of SLOT_LONGS + 1 longs. */
-        for (size_t m = 8; m <= SLOT_LONGS + 1; m += SLOT_LONGS - 7) {
+        /* fcollect of 8 and of SLOT_LONGS + 1 longs, and of as many as
+         * make the total just 8 KiB or just over it. */
+        size_t fsizes[] = {8, SLOT_LONGS + 1, POLLED_GATHER_LONGS / n,
+                           POLLED_GATHER_LONGS / n + 1};
+        for (int z = 0; z < 4; z++) {
+            size_t m = fsizes[z];
             for (size_t k = 0; k < m; k++)
                 src[k] = me * 1000 + r * 10 + (long)k;
             shmem_long_fcollect(t, dst, src, m);
@@ -102,14 +110,18 @@ static void run(shmem_team_t t, const char *name)
                     expect(dst[(size_t)p * m + k], p * 1000 + r * 10 + (long)k, "fcollect", r,
                            (int)k);
         }
-        /* collect: PE p gives p % 3 + 1 longs; in odd rounds PE 0 gives 100. */
-        size_t mine = r % 2 && me == 0 ? 100 : (size_t)(me % 3 + 1);
+        /* collect: PE p gives p % 3 + 1 longs; in odd rounds PE 0 gives
+         * 100, in every fourth BIG_PART. */
+#define PART(p) (r % 4 == 3 && (p) == 0 ? BIG_PART                                        \
+                 : r % 2 && (p) == 0    ? 100                                             \
+                                        : (size_t)((p) % 3 + 1))
+        size_t mine = PART(me);
         for (size_t k = 0; k < mine; k++)
             big[k] = me * 1000 + r * 10 + (long)k;
         shmem_long_collect(t, dst, big, mine);
         size_t at = 0;
         for (int p = 0; p < n; p++) {
-            size_t len = r % 2 && p == 0 ? 100 : (size_t)(p % 3 + 1);
+            size_t len = PART(p);
             for (size_t k = 0; k < len; k++)
                 expect(dst[at + k], p * 1000 + r * 10 + (long)k, "collect", r, (int)k);
             at += len;
