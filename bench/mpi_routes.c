@@ -14,7 +14,9 @@
  * ROUTES_HINTS, ROUTES_ONLY select windows, hint sets and routes;
  * ROUTES_SELF_CAS=1 adds a compare-and-swap on the caller's own window,
  * which crashes Open MPI 4's osc/rdma; ROUTES_THREAD=multiple starts MPI
- * at MPI_THREAD_MULTIPLE instead of MPI_THREAD_SINGLE)
+ * at MPI_THREAD_MULTIPLE instead of MPI_THREAD_SINGLE, ROUTES_THREAD=
+ * funnelled at MPI_THREAD_SERIALIZED with every call through one lock
+ * beside a thread that probes under it every 1 ms: mpi_funnel.c)
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -26,6 +28,7 @@
 #include <time.h>
 #include "bench_time.h"
 
+#include "mpi_funnel.h"
 #include "mpi_route_ops.h"
 
 static int iters = 20000, reps = 7;
@@ -66,12 +69,19 @@ int main(int argc, char **argv)
 {
     /* ROUTES_THREAD=multiple: the same routes at MPI_THREAD_MULTIPLE, which
      * the progress thread needs (bench/thread_cost.sh: what it costs). */
+    /* ROUTES_THREAD=funnelled: MPI_THREAD_SERIALIZED, every call through
+     * one lock beside a thread that probes under it (mpi_funnel.c). */
     const char *thread = getenv("ROUTES_THREAD");
+    int multiple = thread && strcmp(thread, "multiple") == 0;
+    int funnelled = thread && strcmp(thread, "funnelled") == 0;
     int provided;
     MPI_Init_thread(&argc, &argv,
-                    thread && strcmp(thread, "multiple") == 0 ? MPI_THREAD_MULTIPLE
-                                                              : MPI_THREAD_SINGLE,
+                    multiple    ? MPI_THREAD_MULTIPLE
+                    : funnelled ? MPI_THREAD_SERIALIZED
+                                : MPI_THREAD_SINGLE,
                     &provided);
+    if (funnelled)
+        mpi_funnel_start();
     if (getenv("BENCH_ITERS")) iters = atoi(getenv("BENCH_ITERS"));
     if (getenv("BENCH_REPS")) reps = atoi(getenv("BENCH_REPS"));
     if (reps > 63) reps = 63;
@@ -89,6 +99,7 @@ int main(int argc, char **argv)
             run(a ? "allocate" : "create", h->name, info, a, only);
             MPI_Info_free(&info);
         }
+    mpi_funnel_stop();
     MPI_Finalize();
     return 0;
 }

@@ -13,6 +13,9 @@
 #   no_thread_am MPISHMEM_PROGRESS_THREAD=0 MPISHMEM_AMO_AM=1
 #   lockless     default + MPIR_CVAR_CH4_MT_MODEL=lockless
 #   no_global    default + MPIR_CVAR_CH4_GLOBAL_PROGRESS=0
+#   mpich_async  MPICH's own progress thread instead of ours:
+#                MPISHMEM_PROGRESS_THREAD=0 MPIR_CVAR_ASYNC_PROGRESS=1
+#                (MPICH raises itself to MPI_THREAD_MULTIPLE; MPI atomics)
 #   oshmpi       OSHMPI built from ../shared/peers (bench/build_oshmpi.sh)
 #   mpi_single, mpi_multiple  plain MPI, no OpenSHMEM: bench/mpi_routes'
 #                put+flush, put+flush_local, get+flush_local and msg_fetch
@@ -21,6 +24,10 @@
 #                and at MPI_THREAD_MULTIPLE: the price of the thread level
 #                with no library in the way (rows "mpi", ratio over
 #                mpi_single)
+#   mpi_funnelled  the same at MPI_THREAD_SERIALIZED, every call through
+#                one lock beside a thread that probes under it every 1 ms
+#                (bench/mpi_funnel.c): a thread funnelling MPI calls
+#                instead of MPI_THREAD_MULTIPLE
 # Rows: the 8-byte RMA rows, fetch and fetch_add, barrier (BENCH_ROWS to
 # change; every other oshbench row is skipped).  Output in OUTDIR (default
 # bench-results/thread_cost): raw.csv (round,variant,target,op,value,unit)
@@ -95,9 +102,11 @@ round() {
     launch "$1" no_thread_am MPISHMEM_PROGRESS_THREAD=0 MPISHMEM_AMO_AM=1
     launch "$1" lockless MPIR_CVAR_CH4_MT_MODEL=lockless
     launch "$1" no_global MPIR_CVAR_CH4_GLOBAL_PROGRESS=0
+    launch "$1" mpich_async MPISHMEM_PROGRESS_THREAD=0 MPIR_CVAR_ASYNC_PROGRESS=1
     launch "$1" oshmpi
     mpi_routes "$1" single
     mpi_routes "$1" multiple
+    mpi_routes "$1" funnelled
 }
 echo "before: $(uptime)" >"$out/load.txt"
 bench_rounds round
