@@ -80,11 +80,11 @@ void mpishmem_progress_poke(void);
  * answer may need the target PE inside MPI), polling it with the steps
  * above instead of spinning inside MPI. */
 void mpishmem_wait_request(MPI_Request *req);
-/* Waits for a point-to-point request of the library's own collectives as
- * wait_until waits (mpishmem_progress_step), probing MPI every few steps:
- * MPICH's MPI_Test of such a request does not serve RMA aimed at this PE,
- * and a peer flushing it then waited forever (amo_signal, 3 PEs on 2
- * cores, a barrier of these messages). */
+/* Waits for a point-to-point request of the library's own collectives:
+ * with a core to itself, MPI_Test in a loop (which serves RMA aimed at
+ * this PE as any MPI call does, and nothing outside MPI that would delay
+ * it); oversubscribed, the steps wait_until takes (mpishmem_progress_step:
+ * yield, nap).  Requests are served on every step either way. */
 void mpishmem_wait_message(MPI_Request *req);
 /* The n-th step of an oversubscribed wait: yields the core, or naps once
  * the wait has yielded long (progress.c has the rule and its numbers). */
