@@ -5,14 +5,17 @@
  *   1. find dest's segment (O(1) for the heap) -> offset;
  *   (device memory on either side: gpu_path.h, one predictable branch here
  *   while no GPU exists);
- *   2. if PE pe's copy is mapped here (same node, MPISHMEM_SHM on), memcpy
- *      into it: complete once a later fence/quiet issues a memory barrier;
+ *   2. if PE pe's copy is mapped here (same node, MPISHMEM_SHM on), copy
+ *      into it storing each byte once (mpishmem_store_once): complete once
+ *      a later fence/quiet issues a memory barrier;
  *   3. else MPI_Put on the segment's world window at displacement offset,
  *      mark pe dirty, and for a blocking put make the source reusable: small
  *      puts copy it into a bounce buffer, larger ones wait for local
  *      completion (MPI_Win_flush_local).
- * get is the mirror image; a blocking get first flushes the target if it
- * has puts in flight, so a get observes this PE's earlier puts.
+ * get is the mirror image (step 2: memcpy from the peer's copy, or a vector
+ * copy where 4 KiB aliasing would slow memcpy down: mpishmem_load_copy); a
+ * blocking MPI get first flushes the target if it has puts in flight, so a
+ * get observes this PE's earlier puts.
  *
  * Everything here is static inline so each typed routine compiles to a
  * straight path with the element size folded in.
@@ -42,6 +45,30 @@
  * before the update of ivar is fully complete; with one store per byte,
  * seeing the new value means the update is complete. */
 void mpishmem_store_once_any(void *dst, const void *src, size_t n); /* store_once.c */
+void mpishmem_load_aliased(void *dst, const void *src, size_t n);   /* store_once.c */
+
+/* x86 copies from this size up use `rep movsb`, as glibc's memcpy does from
+ * 2112 bytes (with FSRM) up to 1 MiB; below it, 32-byte vectors. */
+#define MPISHMEM_MOVSB_MIN 2048
+/* ... except up to this size when the destination lies 1-63 bytes past the
+ * source modulo 4 KiB, where `rep movsb` waits on its own stores (4 KiB
+ * aliasing; store_once.c).  Above it the vector copy gains nothing here. */
+#define MPISHMEM_ALIASED_MAX ((size_t)16 << 10)
+static inline int mpishmem_4k_aliased(const void *dst, const void *src)
+{
+    return ((((uintptr_t)dst - (uintptr_t)src) & 4095) - 1) < 63;
+}
+
+/* A get's load/store route: memcpy, but not glibc's `rep movsb` where 4 KiB
+ * aliasing slows it down (one compare for the small gets). */
+static inline void mpishmem_load_copy(void *dst, const void *src, size_t n)
+{
+    if (MPISHMEM_UNLIKELY(n >= MPISHMEM_MOVSB_MIN) && n <= MPISHMEM_ALIASED_MAX &&
+        mpishmem_4k_aliased(dst, src))
+        mpishmem_load_aliased(dst, src, n);
+    else
+        memcpy(dst, src, n);
+}
 static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
 {
     /* The sizes of p and of single elements: one store, inline, so the
@@ -179,7 +206,7 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         return;
     const char *peer = mpishmem_segment_peer(s, pe);
     if (MPISHMEM_LIKELY(peer != NULL)) {
-        memcpy(dest, peer + off, n);
+        mpishmem_load_copy(dest, peer + off, n);
         return;
     }
     mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
@@ -240,7 +267,7 @@ static inline void mpishmem_strided(const char *routine, shmem_ctx_t ctx, int is
             if (is_put)
                 mpishmem_store_once(r, l, bbytes);
             else
-                memcpy(l, r, bbytes);
+                mpishmem_load_copy(l, r, bbytes);
         }
         if (is_put)
             mpishmem_note_store();

@@ -1,30 +1,33 @@
 /*
- * mpishmem: copies into a peer's memory that write every destination byte
- * exactly once (rma_path.h, mpishmem_store_once, has the why: memcpy's
- * overlapping head and tail stores let a put's second store undo what a
- * waiter wrote after seeing the first).  Out of line: the inline part
- * handles the 4- and 8-byte puts.
+ * mpishmem: the copies of the load/store path (rma_path.h): into a peer's
+ * memory writing every destination byte exactly once (mpishmem_store_once
+ * has the why: memcpy's overlapping head and tail stores let a put's second
+ * store undo what a waiter wrote after seeing the first), and a get's copy
+ * where the C library's would be slowed by 4 KiB aliasing.  Out of line:
+ * the inline parts handle the 4- and 8-byte puts and the plain gets.
+ *
+ * Why not always `rep movsb` (each byte stored once too): it costs a start
+ * of about 10 ns, several times a 256-byte vector copy, and it slows down
+ * by 1.3x (here) to 24x (a user's Zen machine) when the destination lies
+ * less than 64 bytes past the source modulo 4 KiB: its loads then match
+ * its own just-issued stores in address bits 0-11 and wait for them
+ * (bench/align_sweep, docs/performance.md "Alignment and size sweep").
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rma_path.h"
 
-void mpishmem_store_once_any(void *dst, const void *src, size_t n)
+typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
+typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
+typedef uint16_t __attribute__((may_alias, aligned(1))) u16_u;
+
+/* Forward, one store per byte, 8 bytes at a time. */
+static void store_words(char *d, const char *s, size_t n)
 {
-    typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
-    typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
-    typedef uint16_t __attribute__((may_alias, aligned(1))) u16_u;
-    char *d = dst;
-    const char *s = src;
-#if defined(__x86_64__)
-    if (n >= 256) { /* string moves store each byte once */
-        __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
-        return;
-    }
-#endif
     for (; n >= 8; d += 8, s += 8, n -= 8)
         *(volatile u64_u *)d = *(const u64_u *)s;
     if (n >= 4) {
@@ -37,4 +40,87 @@ void mpishmem_store_once_any(void *dst, const void *src, size_t n)
     }
     if (n)
         *(volatile char *)d = *s;
+}
+
+#if defined(__x86_64__)
+typedef long long v32_u __attribute__((vector_size(32), may_alias, aligned(1)));
+
+static inline void rep_movsb(char *d, const char *s, size_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+/* 32-byte loads and stores, each destination byte stored once, in the
+ * direction where no load follows a store to the same address bits 0-11
+ * closely: backward when dst lies less than 2 KiB past src modulo 4 KiB
+ * (a forward copy would load what it just stored, 4 KiB apart), forward
+ * otherwise.  A block's four loads come before its four stores, and the
+ * stores are 32-byte aligned (an unaligned one may straddle two lines). */
+__attribute__((target("avx2"))) static void copy_avx2(char *d, const char *s, size_t n)
+{
+    if ((((uintptr_t)d - (uintptr_t)s) & 4095) < 2048) {
+        size_t tail = (uintptr_t)(d + n) & 31; /* then the stores are aligned */
+        store_words(d + n - tail, s + n - tail, tail);
+        n -= tail;
+        for (; n >= 128; n -= 128) {
+            const char *p = s + n - 128;
+            v32_u a = *(const v32_u *)(p + 96), b = *(const v32_u *)(p + 64);
+            v32_u c = *(const v32_u *)(p + 32), e = *(const v32_u *)p;
+            char *q = d + n - 128;
+            *(volatile v32_u *)(q + 96) = a;
+            *(volatile v32_u *)(q + 64) = b;
+            *(volatile v32_u *)(q + 32) = c;
+            *(volatile v32_u *)q = e;
+        }
+        for (; n >= 32; n -= 32)
+            *(volatile v32_u *)(d + n - 32) = *(const v32_u *)(s + n - 32);
+        store_words(d, s, n);
+        return;
+    }
+    size_t head = -(uintptr_t)d & 31;
+    store_words(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 128; d += 128, s += 128, n -= 128) {
+        v32_u a = *(const v32_u *)s, b = *(const v32_u *)(s + 32);
+        v32_u c = *(const v32_u *)(s + 64), e = *(const v32_u *)(s + 96);
+        *(volatile v32_u *)d = a;
+        *(volatile v32_u *)(d + 32) = b;
+        *(volatile v32_u *)(d + 64) = c;
+        *(volatile v32_u *)(d + 96) = e;
+    }
+    for (; n >= 32; d += 32, s += 32, n -= 32)
+        *(volatile v32_u *)d = *(const v32_u *)s;
+    store_words(d, s, n);
+}
+
+static inline int have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
+void mpishmem_store_once_any(void *dst, const void *src, size_t n)
+{
+#if defined(__x86_64__)
+    if (MPISHMEM_UNLIKELY(n >= 256)) {
+        if ((n < MPISHMEM_MOVSB_MIN || (n <= MPISHMEM_ALIASED_MAX &&
+                                        mpishmem_4k_aliased(dst, src))) && have_avx2())
+            copy_avx2(dst, src, n);
+        else /* string moves store each byte once */
+            rep_movsb(dst, src, n);
+        return;
+    }
+#endif
+    store_words(dst, src, n);
+}
+
+void mpishmem_load_aliased(void *dst, const void *src, size_t n)
+{
+#if defined(__x86_64__)
+    if (have_avx2()) {
+        copy_avx2(dst, src, n);
+        return;
+    }
+#endif
+    memcpy(dst, src, n);
 }
