@@ -47,28 +47,6 @@
 void mpishmem_store_once_any(void *dst, const void *src, size_t n); /* store_once.c */
 void mpishmem_load_aliased(void *dst, const void *src, size_t n);   /* store_once.c */
 
-/* x86 copies from this size up use `rep movsb`, as glibc's memcpy does from
- * 2112 bytes (with FSRM) up to 1 MiB; below it, 32-byte vectors. */
-#define MPISHMEM_MOVSB_MIN 2048
-/* ... except up to this size when the destination lies 1-63 bytes past the
- * source modulo 4 KiB, where `rep movsb` waits on its own stores (4 KiB
- * aliasing; store_once.c).  Above it the vector copy gains nothing here. */
-#define MPISHMEM_ALIASED_MAX ((size_t)16 << 10)
-static inline int mpishmem_4k_aliased(const void *dst, const void *src)
-{
-    return ((((uintptr_t)dst - (uintptr_t)src) & 4095) - 1) < 63;
-}
-
-/* A get's load/store route: memcpy, but not glibc's `rep movsb` where 4 KiB
- * aliasing slows it down (one compare for the small gets). */
-static inline void mpishmem_load_copy(void *dst, const void *src, size_t n)
-{
-    if (MPISHMEM_UNLIKELY(n >= MPISHMEM_MOVSB_MIN) && n <= MPISHMEM_ALIASED_MAX &&
-        mpishmem_4k_aliased(dst, src))
-        mpishmem_load_aliased(dst, src, n);
-    else
-        memcpy(dst, src, n);
-}
 static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
 {
     /* The sizes of p and of single elements: one store, inline, so the
@@ -84,6 +62,30 @@ static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
         return;
     }
     mpishmem_store_once_any(dst, src, n);
+}
+
+/* x86 copies from this size up use `rep movsb`, as glibc's memcpy does from
+ * 2112 bytes (with FSRM) up to 1 MiB; below it, 32-byte vectors. */
+#define MPISHMEM_MOVSB_MIN 2048
+/* ... except below this size when the destination lies 1-63 bytes past
+ * the source modulo 4 KiB, where `rep movsb` waits on its own stores (4 KiB
+ * aliasing; store_once.c).  Above it, here, the vector copy loses more
+ * (1.1x at 64 KiB, from L2) than `rep movsb` does to aliasing. */
+#define MPISHMEM_ALIASED_MAX ((size_t)32 << 10)
+static inline int mpishmem_4k_aliased(const void *dst, const void *src)
+{
+    return ((((uintptr_t)dst - (uintptr_t)src) & 4095) - 1) < 63;
+}
+
+/* A get's load/store route: memcpy, but not glibc's `rep movsb` where 4 KiB
+ * aliasing slows it down (one compare for the small gets). */
+static inline void mpishmem_load_copy(void *dst, const void *src, size_t n)
+{
+    if (MPISHMEM_UNLIKELY(n >= MPISHMEM_MOVSB_MIN) && n < MPISHMEM_ALIASED_MAX &&
+        mpishmem_4k_aliased(dst, src))
+        mpishmem_load_aliased(dst, src, n);
+    else
+        memcpy(dst, src, n);
 }
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */

@@ -50,43 +50,34 @@ static inline void rep_movsb(char *d, const char *s, size_t n)
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
 
-/* 32-byte loads and stores, each destination byte stored once, in the
- * direction where no load follows a store to the same address bits 0-11
- * closely: backward when dst lies less than 2 KiB past src modulo 4 KiB
- * (a forward copy would load what it just stored, 4 KiB apart), forward
- * otherwise.  A block's four loads come before its four stores, and the
- * stores are 32-byte aligned (an unaligned one may straddle two lines). */
+/* 32-byte loads and stores, forward, each destination byte stored once,
+ * the stores 32-byte aligned (an unaligned one may straddle two lines).
+ * The loads run a 128-byte block ahead of the stores, so no load meets a
+ * store still in flight to the same address bits 0-11 when the
+ * destination lies less than 128 bytes past the source modulo 4 KiB (a
+ * source ahead of the destination never meets one). */
 __attribute__((target("avx2"))) static void copy_avx2(char *d, const char *s, size_t n)
 {
-    if ((((uintptr_t)d - (uintptr_t)s) & 4095) < 2048) {
-        size_t tail = (uintptr_t)(d + n) & 31; /* then the stores are aligned */
-        store_words(d + n - tail, s + n - tail, tail);
-        n -= tail;
-        for (; n >= 128; n -= 128) {
-            const char *p = s + n - 128;
-            v32_u a = *(const v32_u *)(p + 96), b = *(const v32_u *)(p + 64);
-            v32_u c = *(const v32_u *)(p + 32), e = *(const v32_u *)p;
-            char *q = d + n - 128;
-            *(volatile v32_u *)(q + 96) = a;
-            *(volatile v32_u *)(q + 64) = b;
-            *(volatile v32_u *)(q + 32) = c;
-            *(volatile v32_u *)q = e;
-        }
-        for (; n >= 32; n -= 32)
-            *(volatile v32_u *)(d + n - 32) = *(const v32_u *)(s + n - 32);
-        store_words(d, s, n);
-        return;
-    }
     size_t head = -(uintptr_t)d & 31;
     store_words(d, s, head);
     d += head, s += head, n -= head;
-    for (; n >= 128; d += 128, s += 128, n -= 128) {
+    if (n >= 256) {
         v32_u a = *(const v32_u *)s, b = *(const v32_u *)(s + 32);
         v32_u c = *(const v32_u *)(s + 64), e = *(const v32_u *)(s + 96);
+        for (s += 128, n -= 128; n >= 128; d += 128, s += 128, n -= 128) {
+            v32_u a2 = *(const v32_u *)s, b2 = *(const v32_u *)(s + 32);
+            v32_u c2 = *(const v32_u *)(s + 64), e2 = *(const v32_u *)(s + 96);
+            *(volatile v32_u *)d = a;
+            *(volatile v32_u *)(d + 32) = b;
+            *(volatile v32_u *)(d + 64) = c;
+            *(volatile v32_u *)(d + 96) = e;
+            a = a2, b = b2, c = c2, e = e2;
+        }
         *(volatile v32_u *)d = a;
         *(volatile v32_u *)(d + 32) = b;
         *(volatile v32_u *)(d + 64) = c;
         *(volatile v32_u *)(d + 96) = e;
+        d += 128;
     }
     for (; n >= 32; d += 32, s += 32, n -= 32)
         *(volatile v32_u *)d = *(const v32_u *)s;
@@ -103,7 +94,7 @@ void mpishmem_store_once_any(void *dst, const void *src, size_t n)
 {
 #if defined(__x86_64__)
     if (MPISHMEM_UNLIKELY(n >= 256)) {
-        if ((n < MPISHMEM_MOVSB_MIN || (n <= MPISHMEM_ALIASED_MAX &&
+        if ((n < MPISHMEM_MOVSB_MIN || (n < MPISHMEM_ALIASED_MAX &&
                                         mpishmem_4k_aliased(dst, src))) && have_avx2())
             copy_avx2(dst, src, n);
         else /* string moves store each byte once */

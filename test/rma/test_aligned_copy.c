@@ -8,9 +8,10 @@
  * 24x on a user's (mpi_backend/store_once.c).  Measured inside one process,
  * interleaved: the median of many 4 KiB gets from a node peer's heap into a
  * private buffer at page offset 16 against the same at page offset 0, and
- * the same for 1 KiB puts from a private buffer at page offset 0 to
- * symmetric addresses at page offsets 16 and 0.  Each must stay within
- * RATIO_MAX.  PE 0 measures against its first node peer; with MPISHMEM_SHM=0
+ * of 256-byte puts from a private buffer at page offset 0 to symmetric
+ * addresses at page offsets 16 and 208 (as misaligned, 4 KiB aliasing
+ * apart).  Each must stay within RATIO_MAX (1.50x and 1.55x with `rep
+ * movsb`, 0.90x and 1.04x without, on this project's machine).  PE 0 measures against its first node peer; with MPISHMEM_SHM=0
  * or no peer on its node (1 PE, pretend nodes apart) nothing is mapped,
  * there is no load/store path to measure, and the test passes saying so.
  *
@@ -62,21 +63,21 @@ static double sample(int put, char *priv, char *sym, size_t n, int pe)
 }
 
 /* Median ns at offset `off` (private buffer for gets, symmetric object for
- * puts) and at offset 0, interleaved; returns their ratio. */
-static double ratio(int put, char *priv, char *sym, size_t n, int pe, size_t off)
+ * puts) and at offset `ref`, interleaved; returns their ratio. */
+static double ratio(int put, char *priv, char *sym, size_t n, int pe, size_t off, size_t ref)
 {
     static double at_off[SAMPLES], at_0[SAMPLES];
     for (int i = 0; i < SAMPLES; i++) {
         int first = i & 1; /* alternate which goes first */
         for (int k = 0; k < 2; k++) {
-            size_t o = (k ^ first) ? off : 0;
+            size_t o = (k ^ first) ? off : ref;
             double t = put ? sample(1, priv, sym + o, n, pe) : sample(0, priv + o, sym, n, pe);
             ((k ^ first) ? at_off : at_0)[i] = t;
         }
     }
     double m_off = median(at_off), m_0 = median(at_0);
-    printf("rma_aligned_copy: %zu-byte %s, offset %zu: %.1f ns, offset 0: %.1f ns (%.2fx)\n",
-           n, put ? "put" : "get", off, m_off, m_0, m_off / m_0);
+    printf("rma_aligned_copy: %zu-byte %s, offset %zu: %.1f ns, offset %zu: %.1f ns (%.2fx)\n",
+           n, put ? "put" : "get", off, m_off, ref, m_0, m_off / m_0);
     return m_off / m_0;
 }
 
@@ -138,10 +139,10 @@ int main(void)
         if (peer < 0) {
             printf("rma_aligned_copy: no node peer mapped (MPISHMEM_SHM=0, 1 PE or one "
                    "PE a node): no load/store path to measure\n");
-        } else if (ratio(0, priv, sym, PAGE, peer, 16) > RATIO_MAX ||
-                   ratio(1, priv, sym, 1024, peer, 16) > RATIO_MAX) {
-            fprintf(stderr, "rma_aligned_copy: FAILED: a copy at page offset 16 costs more "
-                    "than %.1fx the same at offset 0\n", RATIO_MAX);
+        } else if ((ratio(0, priv, sym, PAGE, peer, 16, 0) > RATIO_MAX) |
+                   (ratio(1, priv, sym, 256, peer, 16, 208) > RATIO_MAX)) { /* both shown */
+            fprintf(stderr, "rma_aligned_copy: FAILED: a copy 16 bytes past its source "
+                    "modulo 4 KiB costs more than %.1fx the same elsewhere\n", RATIO_MAX);
             failed = 1;
         }
     }
