@@ -11,9 +11,10 @@
  * of 256-byte puts from a private buffer at page offset 0 to symmetric
  * addresses at page offsets 16 and 208 (as misaligned, 4 KiB aliasing
  * apart).  Each must stay within RATIO_MAX (1.50x and 1.55x with `rep
- * movsb`, 0.90x and 1.04x without, on this project's machine).  PE 0 measures against its first node peer; with MPISHMEM_SHM=0
- * or no peer on its node (1 PE, pretend nodes apart) nothing is mapped,
- * there is no load/store path to measure, and the test passes saying so.
+ * movsb`, 0.90x and 1.04x without, on this project's machine).  PE 0
+ * measures against its first node peer; with MPISHMEM_SHM=0 or no peer on
+ * its node (1 PE, pretend nodes apart) nothing is mapped, there is no
+ * load/store path to measure, and the test passes saying so.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
