@@ -7,11 +7,12 @@
  * the inline parts handle the 4- and 8-byte puts and the plain gets.
  *
  * Why not always `rep movsb` (each byte stored once too): it costs a start
- * of about 10 ns, several times a 256-byte vector copy, and it slows down
- * by 1.3x (here) to 24x (a user's Zen machine) when the destination lies
- * less than 64 bytes past the source modulo 4 KiB: its loads then match
- * its own just-issued stores in address bits 0-11 and wait for them
- * (bench/align_sweep, docs/performance.md "Alignment and size sweep").
+ * of about 8 ns, several times a 256-byte vector copy, and it slows down
+ * (here 2.5x at 256 bytes, 1.4x at 4 KiB; 24x at 4 KiB on a user's Zen
+ * machine) when the destination lies 1-63 bytes past the source modulo
+ * 4 KiB: its loads then match its own just-issued stores in address bits
+ * 0-11 and wait for them (bench/align_sweep, docs/performance.md
+ * "Alignment and size sweep").
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
