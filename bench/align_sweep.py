@@ -105,4 +105,4 @@ for i, l in enumerate(labels):
                     ax.text(x, y, '%.0f' % r if r >= 10 else '%.1f' % r, ha='center',
                             va='center', fontsize=4, color='white')
 fig.colorbar(im, ax=axes, shrink=0.5, label='ratio to memcpy between the same buffers')
-fig.savefig(out + '/align_sweep.png', dpi=110)
+fig.savefig(out + '/align_sweep.png', dpi=80)
