@@ -86,7 +86,8 @@ COLS = [('ours', 'mpich', 'default'), ('ours', 'openmpi', 'default'), ('oshmem',
         ('ours', 'mpich', 'nothread')]
 NAMES = ['ours_mpich', 'ours_openmpi', 'oshmem', 'ours_mpich_shm0', 'ours_openmpi_shm0',
          'ours_mpich_spin', 'ours_mpich_nothread']
-RATIOS = ['mpich_vs_oshmem', 'openmpi_vs_oshmem', 'mpich_vs_floor', 'openmpi_vs_floor']
+RATIOS = ['mpich_vs_oshmem', 'openmpi_vs_oshmem', 'mpich_vs_floor', 'openmpi_vs_floor',
+          'mpich_spin_vs_floor']
 VALUES = NAMES + ['floor_mpich', 'floor_openmpi']
 hdr = ['np', 'topo', 'target', 'op', 'unit'] + [
     c for n in VALUES for c in (n, n + '_spread')] + RATIOS
@@ -111,7 +112,7 @@ for np_, topo, t, op in figs:
     sps = sp + [fm_sp, fo_sp]
     rows.append([np_, topo, t, op, unit] + [c for x, y in zip(vs, sps) for c in (x, y)] + [
         ratio(v[0], v[2], unit), ratio(v[1], v[2], unit),
-        ratio(mpich_path, fm, unit), ratio(v[4], fo, unit)])
+        ratio(mpich_path, fm, unit), ratio(v[4], fo, unit), ratio(v[5], fm, unit)])
 if missing:
     sys.stderr.write('compare_summary.py: %d row(s) measured in fewer than 2 rounds, no '
                      'spread: %s\n' % (len(missing), '; '.join(missing[:8])))
@@ -168,14 +169,14 @@ try:
     series = [(name, hdr.index(name)) for name in RATIOS]
     for ax, (np_, topo) in zip(axes[:, 0], groups):
         part = [r for r in rows if (r[0], r[1]) == (np_, topo) and r[2] != 'init']
-        width = 0.2
+        width = 0.8 / len(series)
         for j, (name, col) in enumerate(series):
             ys = [r[col] or 0 for r in part]
             if any(ys):
                 ax.bar([x + j * width for x in range(len(part))], ys, width, label=name)
         ax.axhline(1.0, color='k', lw=0.8)
         ax.set_yscale('log')
-        ax.set_xticks([x + 1.5 * width for x in range(len(part))])
+        ax.set_xticks([x + (len(series) - 1) / 2 * width for x in range(len(part))])
         ax.set_xticklabels([r[2] + ':' + r[3] for r in part], rotation=90, fontsize=6)
         ax.set_ylabel('cost ratio (<1: ours faster)')
         ax.set_title('%s PEs, %s' % (np_, 'one node' if topo == 'node' else 'two pretend nodes'))
