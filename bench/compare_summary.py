@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Summarize bench/compare.sh's raw.csv: medians over rounds, the raw MPI
-floor of each row, ratios; writes summary.csv, summary.md, compare.png.
+"""Summarize bench/compare.sh's raw.csv: medians over rounds with their
+spread ((max - min) / median, over the rounds), the raw MPI floor of each
+row, ratios; writes summary.csv, summary.md, compare.png.
 
 usage: compare_summary.py RAW_CSV OUTDIR
 
@@ -21,12 +22,15 @@ vals = collections.defaultdict(list)
 units = {}
 order = {}  # rows in the order the benchmark prints them
 for r in csv.DictReader(open(raw)):
-    key = (r['np'], r['topo'], r['impl'], r['mpi'], r['shm'], r['target'], r['op'])
+    key = (r['np'], r['topo'], r['impl'], r['mpi'], r['variant'], r['target'], r['op'])
     vals[key].append(float(r['value']))
     if r['impl'] != 'floor':
         units[(r['target'], r['op'])] = r['unit']
         order.setdefault((r['target'], r['op']), len(order))
 med = {k: statistics.median(v) for k, v in vals.items()}
+# Spread over the rounds: (max - min) / median; None with fewer than 2.
+spread = {k: (max(v) - min(v)) / med[k] if len(v) > 1 and med[k] else None
+          for k, v in vals.items()}
 
 # The correct raw MPI routes with the same MPI operation as each 8-byte row
 # (mpi_route_ops.h); the floor is the fastest of them.
@@ -51,19 +55,20 @@ for op in ['atomic_and', 'atomic_or', 'atomic_xor']:
 
 
 def floor(np_, topo, mpi, target, op):
-    """Floor in the row's unit, or None."""
+    """(floor in the row's unit, its spread), or (None, None)."""
     if op not in ROUTES:
-        return None
+        return None, None
     kinds = ['floor_create'] + (['floor_allocate'] if target == 'heap' else [])
-    # Between nodes, the floor of the launch without our progress thread
-    # (the thread's polling would slow the raw calls too).
-    tag = 'nothread' if any(k[:5] == (np_, topo, 'floor', mpi, 'nothread') for k in med) else '-'
-    ns = [med[k] for kind in kinds for route in ROUTES[op]
-          for k in [(np_, topo, 'floor', mpi, tag, kind, route)] if k in med]
+    # One launch per (np, topology, MPI) measures it (compare.sh): with
+    # MPISHMEM_SHM=0 on one node, without the progress thread between nodes.
+    ks = [k for kind in kinds for route in ROUTES[op]
+          for k in [(np_, topo, 'floor', mpi, '-', kind, route)] if k in med]
+    ns = [med[k] for k in ks]
     if not ns:
-        return None
-    best = min(ns)
-    return 1e3 / best if units[(target, op)] == 'M/s' else best
+        return None, None
+    k = min(ks, key=lambda k: med[k])
+    best = med[k]
+    return (1e3 / best if units[(target, op)] == 'M/s' else best), spread[k]
 
 
 def cost(v, unit):
@@ -74,58 +79,86 @@ def ratio(a, b, unit):
     return cost(a, unit) / cost(b, unit) if a and b else None
 
 
-COLS = [('ours', 'mpich', '1'), ('ours', 'mpich', '0'), ('ours', 'openmpi', '1'),
-        ('ours', 'openmpi', '0'), ('oshmpi', 'mpich', '-'), ('oshmem', 'openmpi', '-'),
+# (impl, MPI, variant) and the column's name: every name that is not a
+# plain implementation names the setting that differs from the defaults.
+COLS = [('ours', 'mpich', 'default'), ('ours', 'openmpi', 'default'), ('oshmem', 'openmpi', 'default'),
+        ('ours', 'mpich', 'shm0'), ('ours', 'openmpi', 'shm0'), ('ours', 'mpich', 'spin'),
         ('ours', 'mpich', 'nothread')]
-NAMES = ['ours_mpich_shm1', 'ours_mpich_shm0', 'ours_openmpi_shm1', 'ours_openmpi_shm0',
-         'oshmpi', 'oshmem', 'ours_mpich_nothread']
-hdr = ['np', 'topo', 'target', 'op', 'unit'] + NAMES + [
-    'floor_mpich', 'floor_openmpi', 'mpich_vs_oshmpi', 'openmpi_vs_oshmem',
-    'mpich_vs_floor', 'openmpi_vs_floor']
+NAMES = ['ours_mpich', 'ours_openmpi', 'oshmem', 'ours_mpich_shm0', 'ours_openmpi_shm0',
+         'ours_mpich_spin', 'ours_mpich_nothread']
+RATIOS = ['mpich_vs_oshmem', 'openmpi_vs_oshmem', 'mpich_vs_floor', 'openmpi_vs_floor',
+          'mpich_spin_vs_floor']
+VALUES = NAMES + ['floor_mpich', 'floor_openmpi']
+hdr = ['np', 'topo', 'target', 'op', 'unit'] + [
+    c for n in VALUES for c in (n, n + '_spread')] + RATIOS
 rows = []
+missing = []
 figs = sorted({(k[0], k[1], k[5], k[6]) for k in med if k[2] != 'floor'},
               key=lambda f: (int(f[0]), f[1], order[(f[2], f[3])]))
 for np_, topo, t, op in figs:
     unit = units[(t, op)]
-    v = [med.get((np_, topo, i, m, s, t, op)) for i, m, s in COLS]
-    fm, fo = floor(np_, topo, 'mpich', t, op), floor(np_, topo, 'openmpi', t, op)
-    # Against the floor: the MPI path (shm=0 on one node; between nodes the
+    keys = [(np_, topo, i, m, s, t, op) for i, m, s in COLS]
+    v = [med.get(k) for k in keys]
+    sp = [spread.get(k) for k in keys]
+    fm, fm_sp = floor(np_, topo, 'mpich', t, op)
+    fo, fo_sp = floor(np_, topo, 'openmpi', t, op)
+    for k, x, y in zip(keys, v, sp):
+        if x is not None and y is None:
+            missing.append('%s PEs %s %s %s %s/%s' % (np_, topo, t, op, k[2], k[4]))
+    # Against the floor: the MPI path (shm0 on one node; between nodes the
     # default, whose off-node traffic is MPI).
-    mpich_path = v[0] if topo != 'node' else v[1]
-    rows.append([np_, topo, t, op, unit] + v + [fm, fo, ratio(v[0], v[4], unit),
-                ratio(v[2], v[5], unit), ratio(mpich_path, fm, unit), ratio(v[3], fo, unit)])
-
+    mpich_path = v[0] if topo != 'node' else v[3]
+    vs = v + [fm, fo]
+    sps = sp + [fm_sp, fo_sp]
+    rows.append([np_, topo, t, op, unit] + [c for x, y in zip(vs, sps) for c in (x, y)] + [
+        ratio(v[0], v[2], unit), ratio(v[1], v[2], unit),
+        ratio(mpich_path, fm, unit), ratio(v[4], fo, unit), ratio(v[5], fm, unit)])
+if missing:
+    sys.stderr.write('compare_summary.py: %d row(s) measured in fewer than 2 rounds, no '
+                     'spread: %s\n' % (len(missing), '; '.join(missing[:8])))
 
 def fmt(x, unit=''):
     if x is None:
         return ''
     if isinstance(x, str):
         return x
+    if unit == '%':
+        return '%.0f%%' % (100 * x)
     return '%.4g' % x if unit == 's' or abs(x) < 10 else '%.0f' % x
+
+
+def cells(r):
+    return [fmt(x, '%' if hdr[i].endswith('_spread') else r[4]) if i >= 5 else x
+            for i, x in enumerate(r)]
 
 
 with open(out + '/summary.csv', 'w') as f:
     w = csv.writer(f)
     w.writerow(hdr)
     for r in rows:
-        w.writerow([fmt(x, r[4]) if i >= 5 else x for i, x in enumerate(r)])
+        w.writerow(cells(r))
 pw = csv.writer(sys.stdout)
 pw.writerow(hdr)
 for r in rows:
-    pw.writerow([fmt(x, r[4]) if i >= 5 else x for i, x in enumerate(r)])
+    pw.writerow(cells(r))
 
-# Markdown: one table per (np, topology), only the columns that have data.
+# Markdown: one table per (np, topology), only the columns that have data;
+# each median with its spread beside it.
 with open(out + '/summary.md', 'w') as f:
     for np_, topo in sorted({(r[0], r[1]) for r in rows}, key=lambda g: (int(g[0]), g[1])):
         part = [r for r in rows if (r[0], r[1]) == (np_, topo)]
-        keep = [i for i in range(5, len(hdr)) if any(r[i] is not None for r in part)]
+        keep = [i for i in range(5, len(hdr)) if not hdr[i].endswith('_spread') and
+                any(r[i] is not None for r in part)]
         where = 'one node' if topo == 'node' else 'two pretend nodes (MPICH)'
         f.write('\n### %s PEs, %s\n\n' % (np_, where))
         f.write('| target | row | unit | ' + ' | '.join(hdr[i] for i in keep) + ' |\n')
         f.write('|' + ' --- |' * (3 + len(keep)) + '\n')
         for r in part:
-            f.write('| %s | %s | %s | ' % (r[2], r[3], r[4]) +
-                    ' | '.join(fmt(r[i], r[4]) for i in keep) + ' |\n')
+            c = cells(r)
+            f.write('| %s | %s | %s | ' % (r[2], r[3], r[4]) + ' | '.join(
+                c[i] + (' (%s)' % c[i + 1] if i + 1 < len(hdr) and
+                        hdr[i + 1].endswith('_spread') and c[i + 1] else '')
+                for i in keep) + ' |\n')
 
 try:
     import matplotlib
@@ -133,18 +166,17 @@ try:
     import matplotlib.pyplot as plt
     groups = sorted({(r[0], r[1]) for r in rows}, key=lambda g: (int(g[0]), g[1]))
     fig, axes = plt.subplots(len(groups), 1, figsize=(16, 4.5 * len(groups)), squeeze=False)
-    series = [('mpich_vs_oshmpi', -4), ('openmpi_vs_oshmem', -3), ('mpich_vs_floor', -2),
-              ('openmpi_vs_floor', -1)]
+    series = [(name, hdr.index(name)) for name in RATIOS]
     for ax, (np_, topo) in zip(axes[:, 0], groups):
         part = [r for r in rows if (r[0], r[1]) == (np_, topo) and r[2] != 'init']
-        width = 0.2
+        width = 0.8 / len(series)
         for j, (name, col) in enumerate(series):
             ys = [r[col] or 0 for r in part]
             if any(ys):
                 ax.bar([x + j * width for x in range(len(part))], ys, width, label=name)
         ax.axhline(1.0, color='k', lw=0.8)
         ax.set_yscale('log')
-        ax.set_xticks([x + 1.5 * width for x in range(len(part))])
+        ax.set_xticks([x + (len(series) - 1) / 2 * width for x in range(len(part))])
         ax.set_xticklabels([r[2] + ':' + r[3] for r in part], rotation=90, fontsize=6)
         ax.set_ylabel('cost ratio (<1: ours faster)')
         ax.set_title('%s PEs, %s' % (np_, 'one node' if topo == 'node' else 'two pretend nodes'))

@@ -1,8 +1,6 @@
 #!/bin/sh
 # ISx, the integer sort of ParRes (https://github.com/ParRes/ISx, its SHMEM/
-# directory), with mpishmem against OSHMPI and Open MPI's OSHMEM, on this
-# machine (issue 19: "ISx at 4 PEs on two pretend nodes at or below OSHMPI
-# in the same run").
+# directory), with mpishmem against Open MPI's OSHMEM, on this machine.
 #
 #   ISX_SRC=/path/to/ISx/SHMEM sh bench/isx.sh [OUTDIR]
 #
@@ -17,17 +15,16 @@
 # timer.h; when the copy does, the build maps the one name to the other
 # (-Dall_averages=pe_average_times), nothing else.
 #
-# Builds ISx five ways: with mpishmem on MPICH and on Open MPI (the static
+# Builds ISx three ways: with mpishmem on MPICH and on Open MPI (the static
 # library of the BUILD_MPICH / BUILD_OPENMPI meson trees, made or brought up
-# to date by bench_build unless NO_BUILD=1, which takes them as they are),
-# with OSHMPI's oshcc (bench/build_oshmpi.sh into OSHMPI_PREFIX if missing)
-# and with Open MPI's oshcc (OSHMEM).  Then, ROUNDS times, one launch of
+# to date by bench_build unless NO_BUILD=1, which takes them as they are)
+# and with Debian's Open MPI oshcc (OSHMEM).  Then, ROUNDS times, one launch of
 # each variant in turn, interleaved so that load from other processes hits
 # every variant alike, at NP PEs:
 #   nodes2 (two pretend nodes, MPICH's -launcher fork -hosts a,b -ppn NP/2):
 #           ours_mpich (defaults), ours_mpich_nothread
-#           (MPISHMEM_PROGRESS_THREAD=0), oshmpi
-#   node    (one node): the same three, ours_openmpi and oshmem
+#           (MPISHMEM_PROGRESS_THREAD=0)
+#   node    (one node): the same two, ours_openmpi and oshmem
 # Open MPI has no pretend nodes here (as in bench/compare.sh), so its two
 # variants run on one node only.  Nobody's waiting is tuned: with more PEs
 # than cores our PEs yield, the library's default.
@@ -46,8 +43,8 @@
 # (verify column: the reason; its output kept as failed-VARIANT-...out) and
 # the run goes on.
 # Writes raw.csv (every launch), summary.csv (medians over rounds per
-# variant, scaling and topology, and each one's ratio to OSHMPI in the same
-# topology), load.txt (uptime before and after) and the ISx log files to
+# variant, scaling and topology, and each one's ratio to OSHMEM (one node)
+# and to ours_mpich, the defaults, in the same topology), load.txt (uptime before and after) and the ISx log files to
 # OUTDIR (default bench-results/isx), and prints the summary.
 #
 # Knobs: ROUNDS (3), NP (4), ISX_KEYS (keys per PE for weak and weak_iso,
@@ -55,7 +52,7 @@
 # TOPOS ("nodes2 node"), IMPLS (the variants to run, names as above),
 # HEAP (1200M), TIMEOUT (300 s per launch), ISX_CFLAGS ("-O3 -DNDEBUG"),
 # BUILD_MPICH (build-mpich), BUILD_OPENMPI (build-openmpi), NO_BUILD=1,
-# OSHMPI_PREFIX (build-oshmpi-inst), SUMMARY_ONLY=1 (only summarize
+# SUMMARY_ONLY=1 (only summarize
 # OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
@@ -84,13 +81,12 @@ ISX_KEYS=${ISX_KEYS:-4194304}
 ISX_ITERS=${ISX_ITERS:-3}
 ISX_SCALINGS=${ISX_SCALINGS:-weak_iso weak}
 TOPOS=${TOPOS:-nodes2 node}
-IMPLS=${IMPLS:-ours_mpich ours_mpich_nothread oshmpi ours_openmpi oshmem}
+IMPLS=${IMPLS:-ours_mpich ours_mpich_nothread ours_openmpi oshmem}
 HEAP=${HEAP:-1200M}
 TIMEOUT=${TIMEOUT:-300}
 ISX_CFLAGS=${ISX_CFLAGS:--O3 -DNDEBUG}
 BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
 BUILD_OPENMPI=${BUILD_OPENMPI:-$root/build-openmpi}
-OSHMPI_PREFIX=${OSHMPI_PREFIX:-$root/build-oshmpi-inst}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out/bin" "$out/logs"
 out=$(cd "$out" && pwd)
@@ -127,9 +123,6 @@ build() {
     case $impl in
     ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
     ours_openmpi) bench_ours "$BUILD_OPENMPI" openmpi; name=ours_openmpi ;;
-    oshmpi)
-        cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX") || exit 1
-        lib='' name=oshmpi ;;
     oshmem) cc=oshcc lib='' name=oshmem ;;
     *) echo "isx.sh: unknown variant $impl" >&2; exit 1 ;;
     esac
@@ -213,15 +206,17 @@ from bench_summary import ratio, summary_writer, verified_medians
 fields = ('total_s', 'all2all_s', 'launch_s')
 order, runs, ok, med = verified_medians(raw, ('variant', 'scaling', 'topo', 'np'), fields)
 hdr = ['variant', 'scaling', 'topo', 'np', 'verified', 'total_s', 'all2all_s',
-       'launch_s', 'total_vs_oshmpi', 'all2all_vs_oshmpi']
+       'launch_s', 'total_vs_oshmem', 'all2all_vs_oshmem', 'total_vs_ours_mpich',
+       'all2all_vs_ours_mpich']
 w = summary_writer(out)
 w.writerow(hdr)
 for k in order:
     v, s, t, n = k
     row = [v, s, t, n, '%d/%d' % (ok[k], runs[k])]
     row += ['%.4f' % med[k + (f,)] if k + (f,) in med else '' for f in fields]
-    for f in ('total_s', 'all2all_s'):
-        row.append(ratio(med.get(k + (f,)), med.get(('oshmpi', s, t, n, f))))
+    for base in ('oshmem', 'ours_mpich'):
+        for f in ('total_s', 'all2all_s'):
+            row.append(ratio(med.get(k + (f,)), med.get((base, s, t, n, f))) if v != base else '')
     w.writerow(row)
 EOF
 bench_report

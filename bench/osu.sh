@@ -1,7 +1,7 @@
 #!/bin/sh
 # The OSU Micro-Benchmarks' OpenSHMEM atomics and put message rate tests
-# (osu_oshm_atomics, osu_oshm_put_mr) with mpishmem against OSHMPI and Open
-# MPI's OSHMEM, on this machine (issue 19).
+# (osu_oshm_atomics, osu_oshm_put_mr) with mpishmem against Open MPI's
+# OSHMEM, on this machine (issue 19).
 #
 #   OSU_SRC=/path/to/osu-micro-benchmarks-7.x sh bench/osu.sh [OUTDIR]
 #
@@ -23,17 +23,16 @@
 # 500 puts per size below 8 KiB, 50 from 8 KiB to 4 MiB); these tests have
 # no -i option.
 #
-# Builds each test three ways: with mpishmem on MPICH (the static library of
+# Builds each test two ways: with mpishmem on MPICH (the static library of
 # the BUILD_MPICH meson tree, made or brought up to date by bench_build
-# unless NO_BUILD=1), with OSHMPI's oshcc (bench/build_oshmpi.sh into
-# OSHMPI_PREFIX if missing) and with Open MPI's oshcc (OSHMEM).  Then,
+# unless NO_BUILD=1) and with Debian's Open MPI oshcc (OSHMEM).  Then,
 # ROUNDS times, one launch of each test, variant and PE count in turn,
 # interleaved so that load from other processes hits every variant alike:
 #   nodes2 (two pretend nodes: MPICH's -launcher fork -hosts a,b -ppn NP/2):
 #           ours_mpich (library defaults), ours_mpich_am1 (MPISHMEM_AMO_AM=1:
 #           AMOs are requests the owner applies), ours_mpich_am0
-#           (MPISHMEM_AMO_AM=0: MPI atomics), oshmpi
-#   node    (one node): the same four and oshmem
+#           (MPISHMEM_AMO_AM=0: MPI atomics)
+#   node    (one node): the same three and oshmem
 # at NP in NPS (2: one PE per pretend node; 4: two).  Open MPI has no
 # pretend nodes here (as in bench/compare.sh), so OSHMEM runs on one node
 # only.  OSU pairs PE i with PE i+NP/2, so on two pretend nodes every pair
@@ -51,8 +50,9 @@
 # Debian's Open MPI its atomics rows stop at shmem_int_inc.
 # Writes raw.csv (every figure of every launch), summary.csv (one row per
 # test, topology, PE count and operation or size: each variant's median
-# over rounds, and each variant's median over OSHMPI's in the same
-# topology: for latency below 1 is faster, for message rate above 1 is
+# over rounds, and each variant's median over OSHMEM's (one node) or over
+# the defaults' (ours_mpich) in the same topology: for latency below 1 is
+# faster, for message rate above 1 is
 # faster; put_mr only at the sizes in MR_SIZES), load.txt (uptime before
 # and after) and the build logs to OUTDIR (default bench-results/osu), and
 # prints the summary.
@@ -62,7 +62,7 @@
 # 1048576"), OSU_PRECISION (4), OSU_MEM (heap), HEAP (512M: put_mr takes
 # 200 MiB of heap), TIMEOUT (300 s per launch), OSU_CFLAGS (-O2),
 # OSHMEM_ARGS (more oshrun arguments), BUILD_MPICH (build-mpich),
-# NO_BUILD=1, OSHMPI_PREFIX (build-oshmpi-inst), SUMMARY_ONLY=1 (only
+# NO_BUILD=1, SUMMARY_ONLY=1 (only
 # summarize OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
@@ -75,7 +75,7 @@ ROUNDS=${ROUNDS:-3}
 NPS=${NPS:-2 4}
 TOPOS=${TOPOS:-nodes2 node}
 TESTS=${TESTS:-atomics put_mr}
-IMPLS=${IMPLS:-ours_mpich ours_mpich_am1 ours_mpich_am0 oshmpi oshmem}
+IMPLS=${IMPLS:-ours_mpich ours_mpich_am1 ours_mpich_am0 oshmem}
 MR_SIZES=${MR_SIZES:-8 4096 1048576}
 OSU_MEM=${OSU_MEM:-heap}
 HEAP=${HEAP:-512M}
@@ -84,7 +84,6 @@ OSU_CFLAGS=${OSU_CFLAGS:--O2}
 OSU_PRECISION=${OSU_PRECISION:-4}
 OSHMEM_ARGS=${OSHMEM_ARGS:-}
 BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
-OSHMPI_PREFIX=${OSHMPI_PREFIX:-$root/build-oshmpi-inst}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
@@ -154,9 +153,6 @@ build() {
     name=$1
     case $name in
     ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
-    oshmpi)
-        cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX") || exit 1
-        lib='' ;;
     oshmem) cc=oshcc lib='' ;;
     *) echo "osu.sh: unknown variant $name" >&2; exit 1 ;;
     esac
@@ -272,7 +268,7 @@ cnt = {k: len(v) for k, v in vals.items()}
 hdr = ['test', 'topo', 'np', 'key', 'unit']
 for v in variants:
     hdr += [v, v + '_n']
-hdr += [v + '_vs_oshmpi' for v in variants if v != 'oshmpi']
+hdr += [v + '_vs_ours_mpich' for v in variants if v != 'ours_mpich']
 hdr += [v + '_vs_oshmem' for v in variants if v != 'oshmem']
 w = summary_writer(out)
 w.writerow(hdr)
@@ -282,7 +278,7 @@ for k in rows:
         m = med.get(k + (v,))
         fmt = '%.0f' if units[k] == 'msg_per_s' else '%.6g'
         row += ['' if m is None else fmt % m, cnt.get(k + (v,), 0)]
-    for base in ('oshmpi', 'oshmem'):
+    for base in ('ours_mpich', 'oshmem'):
         b = med.get(k + (base,))
         for v in variants:
             if v == base:

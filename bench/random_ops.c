@@ -5,8 +5,8 @@
  *   random_ops,NP,OPS_PER_S,TOTAL_OPS,SECONDS
  * (all PEs' operations over the longest PE's time).  The adds are checked:
  * each PE's counter must end at the number of adds aimed at it, so a lost
- * or doubled AMO fails the run.  OpenSHMEM 1.4 API only, so OSHMPI and
- * OSHMEM build it too.  Oversubscribed, this is the rate the MPI path keeps
+ * or doubled AMO fails the run.  OpenSHMEM 1.4 API only, so OSHMEM
+ * builds it too.  Oversubscribed, this is the rate the MPI path keeps
  * while the PEs it waits for are descheduled.
  *
  * Usage: random_ops [SECONDS]

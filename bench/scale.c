@@ -1,7 +1,7 @@
 /*
  * scale: what a PE pays as the job grows (issue 19), with the standard
- * OpenSHMEM 1.4 API only, so the same source builds with mpishmem, with
- * Open MPI's oshcc (OSHMEM) and with OSHMPI's oshcc.  bench/scale.sh runs
+ * OpenSHMEM 1.4 API only, so the same source builds with mpishmem and
+ * with Open MPI's oshcc (OSHMEM).  bench/scale.sh runs
  * it at several PE counts, interleaved, and reports medians and ratios.
  *
  * Figures (PE 0 prints one CSV line each: scale,<figure>,<value>,<unit>):

@@ -1,16 +1,15 @@
 #!/bin/sh
 # Start-up, memory and quiet as the job grows (issue 19): mpishmem against
-# Open MPI's OSHMEM and OSHMPI, on this machine, oversubscribed.
+# Open MPI's OSHMEM, on this machine, oversubscribed.
 #
 #   sh bench/scale.sh [OUTDIR]
 #
 # Builds bench/scale.c with mpishmem on MPICH and on Open MPI (the
-# BUILD_MPICH / BUILD_OPENMPI trees, made if missing), with Open MPI's oshcc
-# (OSHMEM) and with OSHMPI's oshcc (built by bench/build_oshmpi.sh into
-# OSHMPI_PREFIX if missing).  Then, for each NP in NPS, runs ROUNDS times one
+# BUILD_MPICH / BUILD_OPENMPI trees, made if missing) and with Debian's
+# Open MPI oshcc (OSHMEM).  Then, for each NP in NPS, runs ROUNDS times one
 # launch of each in turn, round by round, so that load from other processes
 # hits every variant alike:
-#   ours_mpich, ours_openmpi (MPISHMEM_SHM=1, the default), oshmem, oshmpi,
+#   ours_mpich, ours_openmpi (MPISHMEM_SHM=1, the default), oshmem,
 #   ours_mpich_shm0, ours_openmpi_shm0 (MPISHMEM_SHM=0: every put and quiet
 #   on the MPI path, as between nodes)
 # Every variant gets SHMEM_SYMMETRIC_SIZE=$HEAP (the benchmark needs a few
@@ -26,16 +25,16 @@
 # init and at the end, quiet after puts), plus launch_wall, the whole
 # launch in seconds as the shell sees it.
 # Writes raw.csv, summary.csv (the median over rounds per impl/NP/figure,
-# and the ratios ours/OSHMEM and ours/OSHMPI) and scale.png (init time and
+# and the ratios ours/OSHMEM) and scale.png (init time and
 # memory against NP) to OUTDIR, and prints the summary.
 #
 # Knobs: NPS ("2 8 32 64 128"), ROUNDS (3), TIMEOUT (seconds per launch,
 # 300), HEAP (64M), SCALE_ITERS (20000 operations per sample, shm on),
-# SHM0_ITERS (2000: with MPISHMEM_SHM=0 and for OSHMPI, whose puts are MPI
-# RMA, a sample is max(16, SHM0_ITERS / NP) operations), SCALE_REPS (11; 5
-# with MPISHMEM_SHM=0 and OSHMPI), IMPLS (the variants to run, names
+# SHM0_ITERS (2000: with MPISHMEM_SHM=0, whose puts are MPI RMA, a sample
+# is max(16, SHM0_ITERS / NP) operations), SCALE_REPS (11; 5 with
+# MPISHMEM_SHM=0), IMPLS (the variants to run, names
 # as above), BUILD_MPICH (build-mpich), BUILD_OPENMPI (build-openmpi),
-# OSHMPI_PREFIX (build-oshmpi-inst), NO_INSTALL=1 (skip the apt-get step),
+# NO_INSTALL=1 (skip the apt-get step),
 # SUMMARY_ONLY=1 (only summarize OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
@@ -50,10 +49,9 @@ HEAP=${HEAP:-64M}
 SCALE_ITERS=${SCALE_ITERS:-20000}
 SHM0_ITERS=${SHM0_ITERS:-2000}
 SCALE_REPS=${SCALE_REPS:-11}
-IMPLS=${IMPLS:-ours_mpich ours_openmpi oshmem oshmpi ours_mpich_shm0 ours_openmpi_shm0}
+IMPLS=${IMPLS:-ours_mpich ours_openmpi oshmem ours_mpich_shm0 ours_openmpi_shm0}
 BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
 BUILD_OPENMPI=${BUILD_OPENMPI:-$root/build-openmpi}
-OSHMPI_PREFIX=${OSHMPI_PREFIX:-$root/build-oshmpi-inst}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 
@@ -68,9 +66,6 @@ for impl in $IMPLS; do
     ours_mpich*) bench_build "$BUILD_MPICH" mpicc.mpich bench/scale ;;
     ours_openmpi*) bench_build "$BUILD_OPENMPI" mpicc.openmpi bench/scale ;;
     oshmem) oshcc -O2 -o "$out/scale_oshmem" "$here/scale.c" ;;
-    oshmpi)
-        oshmpi_cc=$(sh "$here/build_oshmpi.sh" "$OSHMPI_PREFIX")
-        "$oshmpi_cc" -O2 -o "$out/scale_oshmpi" "$here/scale.c" ;;
     *) echo "scale.sh: unknown variant $impl" >&2; exit 1 ;;
     esac
 done
@@ -91,8 +86,6 @@ run() {
     ours_mpich_shm0) cmd="env MPISHMEM_SHM=0 SCALE_ITERS=$shm0_iters SCALE_REPS=5 $mpich_run $np $BUILD_MPICH/bench/scale" ;;
     ours_openmpi_shm0) cmd="env MPISHMEM_SHM=0 SCALE_ITERS=$shm0_iters SCALE_REPS=5 $ompi_run $np $BUILD_OPENMPI/bench/scale" ;;
     oshmem) cmd="env SCALE_ITERS=$SCALE_ITERS SCALE_REPS=$SCALE_REPS $osh_run $np $out/scale_oshmem" ;;
-    # OSHMPI's puts and quiet are MPI RMA even on one node: MPI-path counts.
-    oshmpi) cmd="env SCALE_ITERS=$shm0_iters SCALE_REPS=5 $mpich_run $np $out/scale_oshmpi" ;;
     esac
     # Open MPI 4.1's OSHMEM reads only the older SMA_ name.
     cmd="env SHMEM_SYMMETRIC_SIZE=$HEAP SMA_SYMMETRIC_SIZE=$HEAP ${cmd#env }"
@@ -142,7 +135,7 @@ for r in csv.DictReader(open(raw)):
     units[r['figure']] = r['unit']
 med = {k: statistics.median(v) for k, v in vals.items()}
 ours = [i for i in impls if i.startswith('ours')]
-peers = [p for p in ('oshmem', 'oshmpi') if p in impls]
+peers = [p for p in ('oshmem',) if p in impls]
 hdr = ['figure', 'unit', 'np'] + impls + ['ratio_%s_vs_%s' % (o, p) for o in ours for p in peers]
 w = csv.writer(open(out + '/summary.csv', 'w'))
 pw = csv.writer(sys.stdout)

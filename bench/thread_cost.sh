@@ -16,7 +16,6 @@
 #   mpich_async  MPICH's own progress thread instead of ours:
 #                MPISHMEM_PROGRESS_THREAD=0 MPIR_CVAR_ASYNC_PROGRESS=1
 #                (MPICH raises itself to MPI_THREAD_MULTIPLE; MPI atomics)
-#   oshmpi       OSHMPI built from ../shared/peers (bench/build_oshmpi.sh)
 #   mpi_single, mpi_multiple  plain MPI, no OpenSHMEM: bench/mpi_routes'
 #                put+flush, put+flush_local, get+flush_local and msg_fetch
 #                (a 32-byte request answered with 8 bytes) on an
@@ -31,9 +30,10 @@
 # Rows: the 8-byte RMA rows, fetch and fetch_add, barrier (BENCH_ROWS to
 # change; every other oshbench row is skipped).  Output in OUTDIR (default
 # bench-results/thread_cost): raw.csv (round,variant,target,op,value,unit)
-# and summary.csv (medians, and each variant over the row's base, OSHMPI
-# or mpi_single: the median of the per-round ratios).
-# Knobs: ROUNDS (10), OSHMPI_PREFIX (OUTDIR/oshmpi), LAUNCH_TIMEOUT (120).
+# and summary.csv (medians, and each variant over the row's base, default
+# or mpi_single: the median of the per-round ratios).  Every launch runs the
+# library's defaults but for the settings its variant names.
+# Knobs: ROUNDS (10), LAUNCH_TIMEOUT (120).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 set -eu
@@ -51,8 +51,6 @@ py=/usr/bin/python3 # no plot here, so no matplotlib
 [ -x "$py" ] || py=python3
 
 bench_build "$root/build-mpich" mpicc.mpich bench/oshbench bench/mpi_routes
-oshmpi_cc=$(sh "$here/build_oshmpi.sh" "${OSHMPI_PREFIX:-$out/oshmpi}")
-"$oshmpi_cc" -O2 -o "$out/oshbench_oshmpi" "$here/oshbench.c"
 ours=$root/build-mpich/bench/oshbench
 
 rows=${BENCH_ROWS:-put8+quiet,get8,p8,g8,atomic_fetch,atomic_fetch_add,barrier_all}
@@ -73,11 +71,9 @@ echo "round,variant,target,op,value,unit" >"$raw"
 launch() {
     r=$1 v=$2
     shift 2
-    bin=$ours
-    [ "$v" = oshmpi ] && bin=$out/oshbench_oshmpi
     # shellcheck disable=SC2086 # $two is the launcher with its options
-    if ! timeout "${LAUNCH_TIMEOUT:-120}" env MPISHMEM_YIELD=0 BENCH_FLOOR=0 \
-        BENCH_SKIP="$skip" "$@" $two "$bin" >"$out/last.out" 2>"$out/last.err" </dev/null; then
+    if ! timeout "${LAUNCH_TIMEOUT:-120}" env BENCH_FLOOR=0 \
+        BENCH_SKIP="$skip" "$@" $two "$ours" >"$out/last.out" 2>"$out/last.err" </dev/null; then
         echo "thread_cost.sh: $v failed in round $r:" >&2
         tail -3 "$out/last.err" >&2
     fi
@@ -103,7 +99,6 @@ round() {
     launch "$1" lockless MPIR_CVAR_CH4_MT_MODEL=lockless
     launch "$1" no_global MPIR_CVAR_CH4_GLOBAL_PROGRESS=0
     launch "$1" mpich_async MPISHMEM_PROGRESS_THREAD=0 MPIR_CVAR_ASYNC_PROGRESS=1
-    launch "$1" oshmpi
     mpi_routes "$1" single
     mpi_routes "$1" multiple
     mpi_routes "$1" funnelled
@@ -112,7 +107,7 @@ echo "before: $(uptime)" >"$out/load.txt"
 bench_rounds round
 
 "$py" - "$raw" "$out/summary.csv" <<'EOF'
-# Medians over rounds, and each variant over OSHMPI as the median of its
+# Medians over rounds, and each variant over the defaults as the median of its
 # per-round ratios: this VM has slow spells that last several launches,
 # and a ratio within one round cancels most of them.
 import csv, statistics, sys
@@ -126,12 +121,12 @@ for r in rows:
         keys.append(k)
     val[(k, r["variant"], r["round"])] = float(r["value"])
 rounds = sorted({r["round"] for r in rows}, key=int)
-# Ratios over OSHMPI for the OpenSHMEM rows, over mpi_single for raw MPI.
+# Ratios over the defaults for the OpenSHMEM rows, over mpi_single for raw MPI.
 with open(sys.argv[2], "w") as f:
     f.write("target,op,unit," + ",".join(variants) + ",base," +
             ",".join(v + "_vs_base" for v in variants) + "\n")
     for k in keys:
-        base = "mpi_single" if k[0] == "mpi" else "oshmpi"
+        base = "mpi_single" if k[0] == "mpi" else "default"
         meds, ratios = [], []
         for v in variants:
             xs = [val[(k, v, r)] for r in rounds if (k, v, r) in val]

@@ -4,10 +4,9 @@
 set -e
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-# cmake: the CMake package's test; python3-*: shmem4py (test/shmem4py.sh).
+# cmake: the CMake package's test.
 for p in mpich libmpich-dev openmpi-bin libopenmpi-dev meson ninja-build pkg-config \
-         check libhwloc-dev gcc g++ gfortran cmake \
-         python3-cffi python3-numpy python3-dev python3-setuptools; do
+         check libhwloc-dev gcc g++ gfortran cmake; do
     have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

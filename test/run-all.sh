@@ -68,7 +68,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     # (test/mutation.sh, docs/checks.md): own scratch build, about 2-3 min.
     count "mutation check ($mpi)" sh test/mutation.sh "$mpi"
 
-    # This build installed, as users install it: the API check and shmem4py use it.
+    # This build installed, as users install it: the API check uses it.
     prefix="$top/$dir/_install"
     if ! { meson configure "$dir" --prefix="$prefix" >/dev/null &&
            meson install -C "$dir" >>"$dir.setup.log" 2>&1; }; then
@@ -77,15 +77,6 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         failed=$((failed + 1))
         continue
     fi
-
-    # shmem4py (Python bindings), built with the README's steps; its test
-    # suite on 2 PEs.  Skipped only when ../shared/peers is not there.
-    sh test/shmem4py.sh "$prefix"
-    case $? in
-        0) echo "=== shmem4py ($mpi): passed"; passed=$((passed + 1)) ;;
-        77) echo "=== shmem4py ($mpi): skipped (no ../shared/peers/shmem4py-*.tar.gz)" ;;
-        *) echo "=== shmem4py ($mpi): FAILED"; failed=$((failed + 1)) ;;
-    esac
 
     # Acceptance: every routine of the families this build covers is defined.
     checker="$top/../shared/api/check-symbols"
