@@ -11,8 +11,12 @@
 # NO_BUILD is set) with mpicc.MPI.
 # bench_compile LOG WHAT CMD...: runs CMD into LOG; on failure says WHAT
 # failed, shows LOG's tail and exits.
-# bench_build_variants FN IMPL...: calls FN IMPL once per distinct program
-# (variants ours_mpich* share ours_mpich's), with the first IMPL naming it.
+# bench_programs VAR WHAT FILE...: the directory named by the variable VAR
+# (the user's build of a benchmark suite; WHAT says with which compiler)
+# must hold every FILE as an executable; prints it as an absolute path, or
+# says what is missing and exits 2.  Used by isx.sh, osu.sh and npb_mg.sh,
+# which run programs the user built and never build other projects' code.
+# bench_drop IMPL WHY: IMPLS without the variant IMPL, saying WHY.
 # bench_failed NAME WHY: keeps $out/last.out as $out/failed-NAME.out and
 # reports WHY with the output's last lines.
 # bench_rounds FN: calls FN 1, FN 2, ... FN $ROUNDS (one interleaved round
@@ -57,14 +61,29 @@ bench_compile() {
     fi
 }
 
-bench_build_variants() {
-    fn=$1
-    shift
-    built=
-    for impl in "$@"; do
-        case $impl in ours_mpich*) b=ours_mpich ;; *) b=$impl ;; esac
-        case " $built " in *" $b "*) ;; *) "$fn" "$impl"; built="$built $b" ;; esac
+bench_programs() {
+    var=$1 what=$2
+    shift 2
+    eval "dir=\${$var:-}"
+    if [ -z "$dir" ] || [ ! -d "$dir" ]; then
+        echo "$bench: set $var to the directory of $what" >&2
+        echo "$bench: (bench/$bench's header gives the build command)" >&2
+        exit 2
+    fi
+    for f in "$@"; do
+        if [ ! -x "$dir/$f" ]; then
+            echo "$bench: $var=$dir has no program $f ($what)" >&2
+            exit 2
+        fi
     done
+    (cd "$dir" && pwd)
+}
+
+bench_drop() {
+    case " $IMPLS " in *" $1 "*)
+        echo "$bench: $2: leaving out the $1 variant" >&2
+        IMPLS=$(echo " $IMPLS " | sed "s/ $1 / /g") ;;
+    esac
 }
 
 bench_failed() {

@@ -2,25 +2,20 @@
 # ISx, the integer sort of ParRes (https://github.com/ParRes/ISx, its SHMEM/
 # directory), with mpishmem against Open MPI's OSHMEM, on this machine.
 #
-#   ISX_SRC=/path/to/ISx/SHMEM sh bench/isx.sh [OUTDIR]
+#   ISX_OURS=DIR [ISX_OURS_OPENMPI=DIR] [ISX_OSHMEM=DIR] sh bench/isx.sh [OUTDIR]
 #
-# ISx is not part of this repository and never will be: fetch it yourself
-# (git clone https://github.com/ParRes/ISx) and point ISX_SRC at its SHMEM/
-# directory (isx.c, isx.h, params.h, timer.c, timer.h, and pcg_basic.c/.h,
-# the PCG generator isx.c includes).  Every *.c there is compiled, as ISx's
-# own Makefile does, with ISX_CFLAGS (ISx's "make optimized" flags less
-# -mavx) and -DSCALING_OPTION for each scaling in ISX_SCALINGS (weak_iso,
-# weak, strong: isx.weak_iso, isx.weak, isx.strong).  Some ISx snapshots
-# name one timer field all_averages in timer.c and pe_average_times in
-# timer.h; when the copy does, the build maps the one name to the other
-# (-Dall_averages=pe_average_times), nothing else.
+# This script only runs programs: ISx is not part of this repository, and
+# nothing here builds, fetches or changes it.  Build its SHMEM/ directory
+# yourself with ISx's own Makefile, once per library:
+#   make optimized CC=oshcc      (bin/isx.strong, isx.weak, isx.weak_iso)
+# with our oshcc (a meson install of an MPICH build, first in PATH) for
+# ISX_OURS, our oshcc of an Open MPI build for ISX_OURS_OPENMPI, and
+# /usr/bin/oshcc (Open MPI's OSHMEM) for ISX_OSHMEM, and point each at the
+# bin/ directory of that build.  ISX_OURS is required; without either of
+# the others its variant is left out.
 #
-# Builds ISx three ways: with mpishmem on MPICH and on Open MPI (the static
-# library of the BUILD_MPICH / BUILD_OPENMPI meson trees, made or brought up
-# to date by bench_build unless NO_BUILD=1, which takes them as they are)
-# and with Debian's Open MPI oshcc (OSHMEM).  Then, ROUNDS times, one launch of
-# each variant in turn, interleaved so that load from other processes hits
-# every variant alike, at NP PEs:
+# ROUNDS times, one launch of each variant in turn, interleaved so that
+# load from other processes hits every variant alike, at NP PEs:
 #   nodes2 (two pretend nodes, MPICH's -launcher fork -hosts a,b -ppn NP/2):
 #           ours_mpich (defaults), ours_mpich_nothread
 #           (MPISHMEM_PROGRESS_THREAD=0)
@@ -44,35 +39,20 @@
 # the run goes on.
 # Writes raw.csv (every launch), summary.csv (medians over rounds per
 # variant, scaling and topology, and each one's ratio to OSHMEM (one node)
-# and to ours_mpich, the defaults, in the same topology), load.txt (uptime before and after) and the ISx log files to
-# OUTDIR (default bench-results/isx), and prints the summary.
+# and to ours_mpich, the defaults, in the same topology), load.txt (uptime
+# before and after) and the ISx log files to OUTDIR (default
+# bench-results/isx), and prints the summary.
 #
 # Knobs: ROUNDS (3), NP (4), ISX_KEYS (keys per PE for weak and weak_iso,
 # total for strong; 4194304), ISX_ITERS (3), ISX_SCALINGS ("weak_iso weak"),
 # TOPOS ("nodes2 node"), IMPLS (the variants to run, names as above),
-# HEAP (1200M), TIMEOUT (300 s per launch), ISX_CFLAGS ("-O3 -DNDEBUG"),
-# BUILD_MPICH (build-mpich), BUILD_OPENMPI (build-openmpi), NO_BUILD=1,
-# SUMMARY_ONLY=1 (only summarize
+# HEAP (1200M), TIMEOUT (300 s per launch), SUMMARY_ONLY=1 (only summarize
 # OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-
-if [ -z "${ISX_SRC:-}" ] || [ ! -f "${ISX_SRC:-}/isx.c" ]; then
-    echo "isx.sh: set ISX_SRC to ISx's SHMEM/ directory (isx.c, timer.c, params.h, ...)" >&2
-    echo "isx.sh: ISx is not shipped here; get it from https://github.com/ParRes/ISx" >&2
-    echo "isx.sh:   git clone https://github.com/ParRes/ISx && ISX_SRC=\$PWD/ISx/SHMEM sh bench/isx.sh" >&2
-    exit 2
-fi
-for f in isx.c isx.h params.h timer.c timer.h pcg_basic.h; do
-    if [ ! -f "$ISX_SRC/$f" ]; then
-        echo "isx.sh: $ISX_SRC has no $f (ISx's SHMEM/ directory, https://github.com/ParRes/ISx)" >&2
-        exit 2
-    fi
-done
-ISX_SRC=$(cd "$ISX_SRC" && pwd)
 
 out=${1:-$root/bench-results/isx}
 ROUNDS=${ROUNDS:-3}
@@ -84,11 +64,8 @@ TOPOS=${TOPOS:-nodes2 node}
 IMPLS=${IMPLS:-ours_mpich ours_mpich_nothread ours_openmpi oshmem}
 HEAP=${HEAP:-1200M}
 TIMEOUT=${TIMEOUT:-300}
-ISX_CFLAGS=${ISX_CFLAGS:--O3 -DNDEBUG}
-BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
-BUILD_OPENMPI=${BUILD_OPENMPI:-$root/build-openmpi}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mkdir -p "$out/bin" "$out/logs"
+mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
@@ -100,43 +77,27 @@ bench=isx.sh
 
 raw=$out/raw.csv
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-compat=
-if grep -q all_averages "$ISX_SRC/timer.c" && ! grep -q all_averages "$ISX_SRC/timer.h"; then
-    compat=-Dall_averages=pe_average_times
-fi
-# ISx's SCALING_OPTION values (its params.h and Makefile).
-scaling_option() {
-    case $1 in
-    strong) echo 1 ;;
-    weak) echo 2 ;;
-    weak_iso) echo 3 ;;
-    *) return 1 ;;
-    esac
-}
+progs=
 for s in $ISX_SCALINGS; do
-    scaling_option "$s" >/dev/null ||
-        { echo "isx.sh: unknown scaling $s (strong, weak, weak_iso)" >&2; exit 1; }
-done
-# build IMPL: OUTDIR/bin/isx.SCALING.IMPL for every scaling.
-build() {
-    impl=$1
-    case $impl in
-    ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
-    ours_openmpi) bench_ours "$BUILD_OPENMPI" openmpi; name=ours_openmpi ;;
-    oshmem) cc=oshcc lib='' name=oshmem ;;
-    *) echo "isx.sh: unknown variant $impl" >&2; exit 1 ;;
+    case $s in strong | weak | weak_iso) progs="$progs isx.$s" ;;
+    *) echo "isx.sh: unknown scaling $s (strong, weak, weak_iso)" >&2; exit 1 ;;
     esac
-    for s in $ISX_SCALINGS; do
-        exe=$out/bin/isx.$s.$name
-        opt=$(scaling_option "$s")
-        # shellcheck disable=SC2086 # $cc and the flags hold several words
-        bench_compile "$out/build-$s-$name.log" "ISx ($s) for $name" \
-            $cc $ISX_CFLAGS -std=gnu99 -DSCALING_OPTION="$opt" $compat \
-            -o "$exe" "$ISX_SRC"/*.c $lib -lm
-    done
-}
-# shellcheck disable=SC2086 # one variant per word
-bench_build_variants build $IMPLS
+done
+# shellcheck disable=SC2086 # one program per word
+ours_mpich=$(bench_programs ISX_OURS "ISx built with our oshcc on MPICH" $progs)
+ours_openmpi='' oshmem=''
+if [ -n "${ISX_OURS_OPENMPI:-}" ]; then
+    # shellcheck disable=SC2086
+    ours_openmpi=$(bench_programs ISX_OURS_OPENMPI "ISx built with our oshcc on Open MPI" $progs)
+else
+    bench_drop ours_openmpi "no ISX_OURS_OPENMPI"
+fi
+if [ -n "${ISX_OSHMEM:-}" ]; then
+    # shellcheck disable=SC2086
+    oshmem=$(bench_programs ISX_OSHMEM "ISx built with Open MPI's oshcc" $progs)
+else
+    bench_drop oshmem "no ISX_OSHMEM"
+fi
 
 two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((NP / 2)) -n $NP"
 one_mpich="mpiexec.mpich -n $NP"
@@ -149,9 +110,11 @@ echo "before: $(uptime)" >"$out/load.txt"
 run() {
     r=$1 s=$2 topo=$3 impl=$4
     case $impl in
-    ours_mpich_nothread) exe=$out/bin/isx.$s.ours_mpich envs="MPISHMEM_PROGRESS_THREAD=0" ;;
-    oshmem) exe=$out/bin/isx.$s.$impl envs="SMA_SYMMETRIC_SIZE=$HEAP" ;;
-    *) exe=$out/bin/isx.$s.$impl envs= ;;
+    ours_mpich) exe=$ours_mpich/isx.$s envs= ;;
+    ours_mpich_nothread) exe=$ours_mpich/isx.$s envs="MPISHMEM_PROGRESS_THREAD=0" ;;
+    ours_openmpi) exe=$ours_openmpi/isx.$s envs= ;;
+    oshmem) exe=$oshmem/isx.$s envs="SMA_SYMMETRIC_SIZE=$HEAP" ;;
+    *) echo "isx.sh: unknown variant $impl" >&2; exit 1 ;;
     esac
     case $topo/$impl in
     nodes2/ours_openmpi | nodes2/oshmem) return ;;

@@ -1,31 +1,25 @@
 #!/bin/sh
 # The OSU Micro-Benchmarks' OpenSHMEM atomics and put message rate tests
 # (osu_oshm_atomics, osu_oshm_put_mr) with mpishmem against Open MPI's
-# OSHMEM, on this machine (issue 19).
+# OSHMEM, on this machine.
 #
-#   OSU_SRC=/path/to/osu-micro-benchmarks-7.x sh bench/osu.sh [OUTDIR]
+#   OSU_OURS=DIR OSU_OSHMEM=DIR sh bench/osu.sh [OUTDIR]
 #
-# OSU's sources are not part of this repository and never will be (their
-# licence is OSU's, their provenance is the user's): fetch OMB 7.x yourself
-# (https://mvapich.cse.ohio-state.edu/benchmarks/) and point OSU_SRC at the
-# unpacked tree (c/openshmem/ and c/util/ are used) or at one directory
-# holding osu_oshm_atomics.c, osu_oshm_put_mr.c, osu_util.h, osu_util_pgas.h
-# and osu_util_pgas.c.  The two tests are compiled with
-# osu_util_pgas.c and a two-definition file the script writes into
-# OUTDIR/build (OSU's `options` and getMicrosecondTimeStamp(), gettimeofday
-# in microseconds as OSU's osu_util.c has it), not with osu_util.c, which
-# drags in OMB's option parser (osu_util_options.h and configure's output);
-# with -DOSHM_1_3 (shmem_init, shmem_malloc), as OMB's configure sets it for
-# OpenSHMEM 1.3 libraries, and -DFLOAT_PRECISION=OSU_PRECISION (OSU prints
-# 2 decimals unless told otherwise: 0.01 us steps, too coarse for AMOs that
-# are CPU atomics on one node; this changes the printing only).  Nothing in
-# OSU's sources is changed: iteration counts are OSU's (500 per atomic op;
-# 500 puts per size below 8 KiB, 50 from 8 KiB to 4 MiB); these tests have
-# no -i option.
+# This script only runs programs: OMB is not part of this repository, and
+# nothing here builds, fetches or changes it.  Build OMB 7.x
+# (https://mvapich.cse.ohio-state.edu/benchmarks/) yourself, twice, with
+# its standard build (its README: configure with CC and CXX set to the
+# OpenSHMEM wrappers):
+#   ours (MPICH):  ./configure CC=oshcc CXX=oshc++ && make   (our oshcc,
+#                  from a meson install of an MPICH build, first in PATH)
+#   OSHMEM:        ./configure CC=/usr/bin/oshcc CXX=/usr/bin/oshc++ && make
+# and point OSU_OURS and OSU_OSHMEM at the two directories holding
+# osu_oshm_atomics and osu_oshm_put_mr (c/openshmem/ of the OMB 7.x build
+# tree).  Without OSU_OSHMEM the oshmem variant is left out.  Iteration
+# counts and printing are OMB's (500 per atomic op; 500 puts per size below
+# 8 KiB, 50 from 8 KiB to 4 MiB; these tests have no -i option; latencies
+# with 2 decimals, 0.01 us steps, unless FLOAT_PRECISION says otherwise).
 #
-# Builds each test two ways: with mpishmem on MPICH (the static library of
-# the BUILD_MPICH meson tree, made or brought up to date by bench_build
-# unless NO_BUILD=1) and with Debian's Open MPI oshcc (OSHMEM).  Then,
 # ROUNDS times, one launch of each test, variant and PE count in turn,
 # interleaved so that load from other processes hits every variant alike:
 #   nodes2 (two pretend nodes: MPICH's -launcher fork -hosts a,b -ppn NP/2):
@@ -53,17 +47,15 @@
 # over rounds, and each variant's median over OSHMEM's (one node) or over
 # the defaults' (ours_mpich) in the same topology: for latency below 1 is
 # faster, for message rate above 1 is
-# faster; put_mr only at the sizes in MR_SIZES), load.txt (uptime before
-# and after) and the build logs to OUTDIR (default bench-results/osu), and
-# prints the summary.
+# faster; put_mr only at the sizes in MR_SIZES) and load.txt (uptime
+# before and after) to OUTDIR (default bench-results/osu), and prints the
+# summary.
 #
 # Knobs: ROUNDS (3), NPS ("2 4"), TOPOS ("nodes2 node"), TESTS ("atomics
 # put_mr"), IMPLS (the variants, names as above), MR_SIZES ("8 4096
-# 1048576"), OSU_PRECISION (4), OSU_MEM (heap), HEAP (512M: put_mr takes
-# 200 MiB of heap), TIMEOUT (300 s per launch), OSU_CFLAGS (-O2),
-# OSHMEM_ARGS (more oshrun arguments), BUILD_MPICH (build-mpich),
-# NO_BUILD=1, SUMMARY_ONLY=1 (only
-# summarize OUTDIR/raw.csv).
+# 1048576"), OSU_MEM (heap), HEAP (512M: put_mr takes 200 MiB of heap),
+# TIMEOUT (300 s per launch), OSHMEM_ARGS (more oshrun arguments),
+# SUMMARY_ONLY=1 (only summarize OUTDIR/raw.csv).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 set -eu
@@ -80,10 +72,7 @@ MR_SIZES=${MR_SIZES:-8 4096 1048576}
 OSU_MEM=${OSU_MEM:-heap}
 HEAP=${HEAP:-512M}
 TIMEOUT=${TIMEOUT:-300}
-OSU_CFLAGS=${OSU_CFLAGS:--O2}
-OSU_PRECISION=${OSU_PRECISION:-4}
 OSHMEM_ARGS=${OSHMEM_ARGS:-}
-BUILD_MPICH=${BUILD_MPICH:-$root/build-mpich}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
@@ -94,79 +83,26 @@ bench=osu.sh
 . "$here/bench_common.sh"
 
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-if [ -z "${OSU_SRC:-}" ]; then
-    echo "osu.sh: set OSU_SRC to the OSU Micro-Benchmarks 7.x sources (the unpacked" >&2
-    echo "osu.sh: osu-micro-benchmarks-7.x/ or a directory with osu_oshm_atomics.c," >&2
-    echo "osu.sh: osu_oshm_put_mr.c, osu_util.h, osu_util_pgas.h, osu_util_pgas.c)" >&2
-    echo "osu.sh: OSU's benchmarks are not shipped here; get them from" >&2
-    echo "osu.sh: https://mvapich.cse.ohio-state.edu/benchmarks/" >&2
-    exit 2
-fi
-if [ -f "$OSU_SRC/c/openshmem/osu_oshm_atomics.c" ]; then
-    tests_dir=$OSU_SRC/c/openshmem util_dir=$OSU_SRC/c/util
-else
-    tests_dir=$OSU_SRC util_dir=$OSU_SRC
-fi
-for f in "$tests_dir/osu_oshm_atomics.c" "$tests_dir/osu_oshm_put_mr.c" \
-    "$util_dir/osu_util.h" "$util_dir/osu_util_pgas.h" "$util_dir/osu_util_pgas.c"; do
-    if [ ! -f "$f" ]; then
-        echo "osu.sh: no $f (OSU_SRC: OMB 7.x's tree, or one directory with its" >&2
-        echo "osu.sh: openshmem tests and c/util files)" >&2
-        exit 2
-    fi
-done
-tests_dir=$(cd "$tests_dir" && pwd)
-util_dir=$(cd "$util_dir" && pwd)
 for t in $TESTS; do
     case $t in atomics | put_mr) ;; *) echo "osu.sh: unknown test $t (atomics, put_mr)" >&2; exit 1 ;; esac
 done
 case $OSU_MEM in heap | global) ;; *) echo "osu.sh: OSU_MEM is heap or global" >&2; exit 1 ;; esac
 
-mkdir -p "$out/bin" "$out/build"
+progs=
+for t in $TESTS; do progs="$progs osu_oshm_$t"; done
+# shellcheck disable=SC2086 # one program per word
+ours=$(bench_programs OSU_OURS "OMB built with our oshcc on MPICH" $progs)
+if [ -n "${OSU_OSHMEM:-}" ]; then
+    # shellcheck disable=SC2086
+    oshmem=$(bench_programs OSU_OSHMEM "OMB built with Open MPI's oshcc" $progs)
+else
+    oshmem=
+    bench_drop oshmem "no OSU_OSHMEM"
+fi
+
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
 raw=$out/raw.csv
-
-
-# What osu_util.c would give the two tests: OSU's option block (only read by
-# osu_util_pgas.c's printing helpers, which these tests do not call) and the
-# timer behind OSU's TIME().
-glue=$out/build/osu_glue.c
-cat >"$glue" <<'EOF'
-/* Written by mpishmem's bench/osu.sh in place of OMB's osu_util.c. */
-#include <sys/time.h>
-#include "osu_util.h"
-
-struct options_t options;
-
-double getMicrosecondTimeStamp(void)
-{
-    struct timeval tv;
-    if (gettimeofday(&tv, NULL)) {
-        perror("gettimeofday");
-        abort();
-    }
-    return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
-}
-EOF
-# build IMPL: OUTDIR/bin/osu_oshm_TEST.IMPL for every test.
-build() {
-    name=$1
-    case $name in
-    ours_mpich*) bench_ours "$BUILD_MPICH" mpich; name=ours_mpich ;;
-    oshmem) cc=oshcc lib='' ;;
-    *) echo "osu.sh: unknown variant $name" >&2; exit 1 ;;
-    esac
-    for t in $TESTS; do
-        exe=$out/bin/osu_oshm_$t.$name
-        # shellcheck disable=SC2086 # $cc and the flags hold several words
-        bench_compile "$out/build/$t-$name.log" "osu_oshm_$t for $name" \
-            $cc $OSU_CFLAGS -DOSHM_1_3 -DFLOAT_PRECISION="$OSU_PRECISION" -I"$util_dir" \
-            -o "$exe" "$tests_dir/osu_oshm_$t.c" "$util_dir/osu_util_pgas.c" "$glue" $lib -lm
-    done
-}
-# shellcheck disable=SC2086 # one variant per word
-bench_build_variants build $IMPLS
-
 echo "variant,test,round,np,topo,key,unit,value,launch_s,status" >"$raw"
 echo "before: $(uptime)" >"$out/load.txt"
 # run ROUND TEST TOPO NP IMPL: one launch, its figures into raw.csv.
@@ -174,12 +110,13 @@ run() {
     r=$1 t=$2 topo=$3 np=$4 impl=$5
     envs="SHMEM_SYMMETRIC_SIZE=$HEAP"
     case $impl in
-    ours_mpich_am1) exe=ours_mpich envs="$envs MPISHMEM_AMO_AM=1" ;;
-    ours_mpich_am0) exe=ours_mpich envs="$envs MPISHMEM_AMO_AM=0" ;;
-    oshmem) exe=oshmem envs="$envs SMA_SYMMETRIC_SIZE=$HEAP" ;;
-    *) exe=$impl ;;
+    ours_mpich) exe=$ours ;;
+    ours_mpich_am1) exe=$ours envs="$envs MPISHMEM_AMO_AM=1" ;;
+    ours_mpich_am0) exe=$ours envs="$envs MPISHMEM_AMO_AM=0" ;;
+    oshmem) exe=$oshmem envs="$envs SMA_SYMMETRIC_SIZE=$HEAP" ;;
+    *) echo "osu.sh: unknown variant $impl" >&2; exit 1 ;;
     esac
-    exe=$out/bin/osu_oshm_$t.$exe
+    exe=$exe/osu_oshm_$t
     case $topo/$impl in
     nodes2/oshmem) return ;;
     nodes2/*)
