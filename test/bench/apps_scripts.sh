@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Tools the scripts must not call: each records its name and fails.
 mkdir -p "$tmp/shims"
-for t in cc gcc gfortran oshcc oshfort mpicc.mpich mpif90.mpich make git curl wget tar; do
+for t in cc gcc gfortran oshcc oshfort mpicc.mpich mpif90.mpich meson ninja make git curl wget tar; do
     printf '#!/bin/sh\necho %s >>"%s/called"\nexit 1\n' "$t" "$tmp" >"$tmp/shims/$t"
     chmod +x "$tmp/shims/$t"
 done
