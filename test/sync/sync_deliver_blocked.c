@@ -1,0 +1,211 @@
+/*
+ * A put or AMO must reach a PE that polls it with a test routine and
+ * sleeps between calls, while its origin sits in a blocking routine.
+ *
+ * Each round: the last PE (the origin) puts, or atomically adds, 1 into a global
+ * int on PE 0 (the MPI path when MPISHMEM_SHM=0 or across nodes) and at
+ * once enters one blocking routine.  PE 0 (the target) first naps, so the
+ * origin is inside that routine and the target outside the library, then
+ * polls with shmem_int_test (shmem_int_test_any for the AMO rounds) and
+ * usleep(1000) between calls.  Only once it saw the value does it do what
+ * lets the origin out: join the collective, put the flag the origin waits
+ * for, or release the lock the origin asks for.  Other PEs just join the
+ * collectives.
+ *
+ * The target fails a round at LIMIT_S (a bound that tells "never" from
+ * "late") and still lets the origin out, so a failure is a report, not a
+ * hang.  PE 0 prints each round's time from the first poll to the
+ * observation and their median (the aim is within 10 ms: one or two naps).
+ *
+ * It fails where the target's failed tests do not enter MPI (most rounds
+ * NOT SEEN in 2 s on Open MPI with MPISHMEM_SHM=0, where osc/ucx completes
+ * RMA on the globals only while the target is inside MPI).  MPICH here
+ * completes such RMA through UCX's cross-memory transport (cma) without
+ * the target, so it checks the mechanism only with UCX_TLS=^cma, run by
+ * hand: MPICH 4.0.2 over UCX's tcp then hangs in MPI_Finalize about one
+ * run in six, plain MPI programs too, so that run is not registered.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "shmem_check.h"
+#include "soft_check.h"
+
+#define LIMIT_S 2.0     /* fail and stop polling: the old code never saw it */
+#define NAP_US 1000     /* between polls, as the measured program does */
+#define FIRST_NAP_US 5000 /* before the first poll: the origin is blocked by then */
+#define TARGET 0
+/* The last PE: on two pretend nodes it is on the other node than PE 0. */
+#define ORIGIN (shmem_n_pes() - 1)
+
+enum routine { R_BARRIER_ALL, R_SYNC_ALL, R_BROADCAST, R_REDUCE, R_FCOLLECT, R_WAIT_UNTIL,
+               R_QUIET, R_SET_LOCK, N_ROUTINES };
+static const char *const routine_name[N_ROUTINES] = {
+    "shmem_barrier_all", "shmem_sync_all", "shmem_int_broadcast", "shmem_int_sum_reduce",
+    "shmem_int_fcollect", "shmem_int_wait_until", "shmem_quiet", "shmem_set_lock"};
+enum op { OP_PUT, OP_AMO, N_OPS };
+static const char *const op_name[N_OPS] = {"put", "atomic_add"};
+
+/* Global data: the MPI path when MPISHMEM_SHM=0. */
+static int flag;
+static int release;
+static long lock;
+static int src, dst;
+static int all[64];
+
+static double times_ms[N_ROUTINES * N_OPS];
+static int n_times;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The collective part of a round, entered by every PE. */
+static void collective(enum routine r)
+{
+    switch (r) {
+    case R_BARRIER_ALL: shmem_barrier_all(); break;
+    case R_SYNC_ALL: shmem_sync_all(); break;
+    case R_BROADCAST: shmem_int_broadcast(SHMEM_TEAM_WORLD, &dst, &src, 1, ORIGIN); break;
+    case R_REDUCE: shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &dst, &src, 1); break;
+    case R_FCOLLECT: shmem_int_fcollect(SHMEM_TEAM_WORLD, all, &src, 1); break;
+    default: break;
+    }
+}
+
+static int is_collective(enum routine r)
+{
+    return r < R_WAIT_UNTIL;
+}
+
+/* The origin: deliver, then block in r until the target lets it out. */
+static void origin(enum routine r, enum op o)
+{
+    if (o == OP_PUT)
+        shmem_int_p(&flag, 1, TARGET); /* no quiet: r must complete it, or not */
+    else
+        shmem_int_atomic_add(&flag, 1, TARGET);
+    switch (r) {
+    case R_WAIT_UNTIL: shmem_int_wait_until(&release, SHMEM_CMP_EQ, 1); break;
+    case R_QUIET: shmem_quiet(); break;
+    case R_SET_LOCK:
+        shmem_set_lock(&lock);
+        shmem_clear_lock(&lock);
+        break;
+    default: collective(r); break;
+    }
+}
+
+/* The target: poll with naps; returns the seconds from the first poll to
+ * the observation, or a negative number if it never came. */
+static double target_poll(enum op o)
+{
+    usleep(FIRST_NAP_US);
+    double t0 = now_s(), t;
+    int seen;
+    for (;;) {
+        seen = o == OP_PUT ? shmem_int_test(&flag, SHMEM_CMP_EQ, 1)
+                           : shmem_int_test_any(&flag, 1, NULL, SHMEM_CMP_EQ, 1) == 0;
+        t = now_s() - t0;
+        if (seen || t >= LIMIT_S)
+            break;
+        usleep(NAP_US);
+    }
+    return seen ? t : -t;
+}
+
+/* The target lets the origin out of r. */
+static void let_out(enum routine r)
+{
+    switch (r) {
+    case R_WAIT_UNTIL:
+        shmem_int_p(&release, 1, ORIGIN);
+        shmem_quiet();
+        break;
+    case R_QUIET: break;
+    case R_SET_LOCK: shmem_clear_lock(&lock); break;
+    default: collective(r); break;
+    }
+}
+
+START_TEST(test_deliver_blocked)
+{
+    enum routine r = (enum routine)(_i / N_OPS);
+    enum op o = (enum op)(_i % N_OPS);
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    flag = 0;
+    release = 0;
+    src = me;
+    if (n < 2) /* no origin: nothing to deliver */
+        return;
+    if (me == TARGET && r == R_SET_LOCK)
+        shmem_set_lock(&lock);
+    shmem_barrier_all();
+    double t = 0;
+    if (me == ORIGIN) {
+        origin(r, o);
+    } else if (me == TARGET) {
+        t = target_poll(o);
+        let_out(r);
+    } else if (is_collective(r)) {
+        collective(r);
+    }
+    shmem_barrier_all();
+    WHERE("PE %d: origin in %s after a %s", me, routine_name[r], op_name[o]);
+    if (me == TARGET) {
+        CHK(t >= 0);
+        CHK(flag == 1);
+        if (t >= 0)
+            times_ms[n_times++] = t * 1e3;
+        printf("sync_deliver_blocked: %d PEs, origin in %s after a %s: %s %.3f ms\n", n,
+               routine_name[r], op_name[o], t >= 0 ? "seen after" : "NOT SEEN in",
+               (t >= 0 ? t : -t) * 1e3);
+    }
+    if (r == R_REDUCE)
+        CHK(dst == n * (n - 1) / 2);
+    if (r == R_BROADCAST && me != ORIGIN)
+        CHK(dst == ORIGIN);
+    if (r == R_FCOLLECT && n <= 64)
+        for (int i = 0; i < n; i++)
+            CHK(all[i] == i);
+    shmem_barrier_all();
+    CHK_DONE();
+}
+END_TEST
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over the rounds that saw the value (printed; the 10 ms aim is
+ * a benchmark's matter, not an assertion on a shared machine). */
+START_TEST(test_report)
+{
+    if (shmem_my_pe() == TARGET && n_times > 0) {
+        qsort(times_ms, (size_t)n_times, sizeof times_ms[0], cmp_double);
+        printf("sync_deliver_blocked: %d PEs: median %.3f ms, max %.3f ms over %d rounds\n",
+               shmem_n_pes(), times_ms[n_times / 2], times_ms[n_times - 1], n_times);
+    }
+    shmem_barrier_all();
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("sync_deliver_blocked");
+    TCase *tc = tcase_create("deliver");
+    tcase_set_timeout(tc, 0);
+    tcase_add_loop_test(tc, test_deliver_blocked, 0, N_ROUTINES * N_OPS);
+    tcase_add_test(tc, test_report);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+SHMEM_CHECK_MAIN(make_suite)
