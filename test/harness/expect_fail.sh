@@ -44,7 +44,7 @@ expect()
         # A stop by the library is MPI_Abort or exit: a small status and
         # no crash report from glibc, MPI or the shell.
         [ "$status" -ge 124 ] && problem="${problem:+$problem; }status $status (a signal?)"
-        if grep -E -q -i "double free|corrupt|segmentation|signal [0-9]|core dumped" \
+        if grep -E -q -i "double free|corrupt|segmentation|signal [0-9]|core dumped|bad termination" \
             "$expect_tmp/err" "$expect_tmp/out"; then
             problem="${problem:+$problem; }a crash report in the output"
         fi
