@@ -19,6 +19,7 @@
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
+#include "../spaces/heap.h"
 
 /* Fairness for the _any forms: start each scan at a different index. */
 static __thread size_t any_rotor;
@@ -59,9 +60,9 @@ static void __attribute__((noreturn, cold)) bad_cmp(const char *routine, int cmp
 }
 
 /* ivars must be symmetric (a variable no other PE can update would be
- * waited on forever): checked once per call, always.  The default heap is
- * one compare; other segments (globals, spaces, device memory) the
- * segment lookup. */
+ * waited on forever): checked once per call, always.  The default heap and
+ * global data are a range compare each, inline; other segments (spaces,
+ * device memory) take the segment lookup. */
 static void __attribute__((noinline, cold))
 not_symmetric(const char *routine, const void *ivars, size_t n)
 {
@@ -88,16 +89,28 @@ static void __attribute__((noinline)) enter_slow(const char *routine, const void
         not_symmetric(routine, ivars, n);
 }
 
-static inline void enter(const char *routine, const void *ivars, size_t n, size_t elem,
-                         int cmp)
+static inline int in_segment(const mpishmem_segment_t *s, const void *ivars, size_t n,
+                             size_t elem)
+{
+    return n <= s->size / elem && mpishmem_segment_holds_range(s, ivars, n * elem);
+}
+
+/* Inlined always: with the element size folded in, the checks are a few
+ * instructions (a call would cost more than they do). */
+static inline __attribute__((always_inline)) void
+enter(const char *routine, const void *ivars, size_t n, size_t elem, int cmp)
 {
     if (MPISHMEM_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE))
         bad_cmp(routine, cmp);
+    if (MPISHMEM_DEBUG_ON)
+        return enter_slow(routine, ivars, n, elem);
     const mpishmem_segment_t *h = mpishmem_segments.heap;
-    if (MPISHMEM_UNLIKELY(MPISHMEM_DEBUG_ON | (h == NULL) ||
-                          !(n <= h->size / elem &&
-                            mpishmem_segment_holds_range(h, ivars, n * elem))))
-        enter_slow(routine, ivars, n, elem);
+    if (MPISHMEM_LIKELY(h != NULL && in_segment(h, ivars, n, elem)))
+        return;
+    /* Global data next: flags in .bss are the other common case. */
+    if (MPISHMEM_LIKELY(in_segment(&mpishmem_globals_segment, ivars, n, elem)))
+        return;
+    enter_slow(routine, ivars, n, elem);
 }
 
 #define INCLUDED(status, i) ((status) == NULL || (status)[i] == 0)
