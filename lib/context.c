@@ -7,12 +7,16 @@
  * threads with private contexts complete independently.  When there are
  * more contexts than lanes, contexts share lanes: still correct, but a
  * quiet may then also wait for a lane-mate's transfers.  Creation fails
- * (nonzero, no crash) only when memory runs out or a team's
- * SHMEM_TEAM_NUM_CONTEXTS budget is used up.
+ * (nonzero, no crash) only when every context slot is live (262144 of
+ * them, lane_ctx.h) or a team's SHMEM_TEAM_NUM_CONTEXTS budget is used up.
  *
- * Contexts are on a registry (for team destruction and finalize); it and
- * the lane counts are the only shared state, guarded by one mutex that
- * the data path never takes.
+ * Handles are checked always, as team handles are: destroying a context
+ * twice, or passing a destroyed or made-up one, stops the job naming the
+ * routine (lane_ctx.h says how, at no cost to transfers).
+ *
+ * Contexts are on a registry (for team destruction and finalize); it, the
+ * slots and the lane counts are the only shared state, guarded by one
+ * mutex that the data path never takes.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -27,21 +31,11 @@
 #include "../mpi_backend/segment.h"
 #include "../teams/team.h"
 
-struct mpishmem_ctx mpishmem_ctx_default_object = {
-    .magic = MPISHMEM_CTX_MAGIC,
-    .lane = 0,
-    .pe_map = NULL,
-    .team = SHMEM_TEAM_WORLD,
-    .session_total_ops = SIZE_MAX,
-};
-
-struct ctx_node {
-    struct mpishmem_ctx ctx; /* first: a shmem_ctx_t is a struct ctx_node * */
-    struct ctx_node *prev, *next;
-};
-
+/* Live created contexts, newest first.  Contexts live in slots
+ * (mpishmem_ctx_slot_take, lane_ctx.h) so that a destroyed or garbage
+ * handle is reported, never read through freed memory. */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ctx_node *live;
+static struct mpishmem_ctx *live;
 static int lane_users[MPISHMEM_MAX_LANES];
 
 /* Make a context for `team` (NULL: world numbering).  0 or nonzero. */
@@ -53,11 +47,15 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
             mpishmem_fatal(routine, "options 0x%lx has unknown bits", options);
         return -1;
     }
-    struct ctx_node *n = calloc(1, sizeof *n);
-    if (n == NULL)
+    pthread_mutex_lock(&registry_lock);
+    struct mpishmem_ctx *c = NULL;
+    if (!(team && (team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&
+          team->n_contexts >= team->config.num_contexts))
+        c = mpishmem_ctx_slot_take();
+    if (c == NULL) {
+        pthread_mutex_unlock(&registry_lock);
         return -1;
-    struct mpishmem_ctx *c = &n->ctx;
-    c->magic = MPISHMEM_CTX_MAGIC;
+    }
     c->options = options;
     c->owner = pthread_self();
     c->session_total_ops = SIZE_MAX;
@@ -67,13 +65,6 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
         c->pe_map = &team->map;
         c->n_pes = team->n_pes;
     }
-    pthread_mutex_lock(&registry_lock);
-    if (team && (team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&
-        team->n_contexts >= team->config.num_contexts) {
-        pthread_mutex_unlock(&registry_lock);
-        free(n);
-        return -1;
-    }
     /* The least-used extra lane; lane 0 when there are none. */
     int best = 0;
     for (int k = 1; k <= mpishmem_rt.ctx_lanes; k++)
@@ -82,10 +73,11 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
     c->lane = best;
     lane_users[best]++;
     c->team->n_contexts++;
-    n->next = live;
+    c->next_live = live;
     if (live)
-        live->prev = n;
-    live = n;
+        live->prev_live = c;
+    live = c;
+    c->magic = MPISHMEM_CTX_MAGIC; /* last: the slot is not reused under us */
     pthread_mutex_unlock(&registry_lock);
     *out = c;
     return 0;
@@ -93,26 +85,20 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
 
 static void ctx_free(shmem_ctx_t ctx)
 {
-    struct ctx_node *n = (struct ctx_node *)ctx;
     mpishmem_ctx_complete(ctx);
+    struct mpishmem_batch *batch = ctx->batch;
     pthread_mutex_lock(&registry_lock);
-    if (n->prev)
-        n->prev->next = n->next;
+    if (ctx->prev_live)
+        ctx->prev_live->next_live = ctx->next_live;
     else
-        live = n->next;
-    if (n->next)
-        n->next->prev = n->prev;
+        live = ctx->next_live;
+    if (ctx->next_live)
+        ctx->next_live->prev_live = ctx->prev_live;
     lane_users[ctx->lane]--;
     ctx->team->n_contexts--;
+    mpishmem_ctx_slot_retire(ctx); /* later use is reported, not undefined */
     pthread_mutex_unlock(&registry_lock);
-    free(ctx->batch);
-    if (MPISHMEM_DEBUG_ON) {
-        /* Keep the memory, so later use is reported, not undefined. */
-        ctx->magic = MPISHMEM_CTX_DEAD;
-        ctx->batch = NULL;
-        return;
-    }
-    free(n);
+    free(batch);
 }
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
@@ -152,6 +138,15 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
         mpishmem_fatal(routine, "SHMEM_CTX_DEFAULT cannot be destroyed");
     if (MPISHMEM_DEBUG_ON)
         mpishmem_check_ctx(routine, ctx);
+    /* Always, with the registry lock: two threads destroying one context
+     * must not both get past the check. */
+    pthread_mutex_lock(&registry_lock);
+    int ok = mpishmem_ctx_handle_ok(ctx);
+    if (ok)
+        ctx->magic = MPISHMEM_CTX_DYING; /* claimed: ctx_free retires it */
+    pthread_mutex_unlock(&registry_lock);
+    if (!ok)
+        mpishmem_fatal_ctx(routine, ctx);
     ctx_free(ctx);
 }
 
@@ -163,9 +158,10 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
+    mpishmem_check_ctx_handle("shmem_ctx_get_team", ctx);
     if (MPISHMEM_DEBUG_ON)
         mpishmem_check_ctx("shmem_ctx_get_team", ctx);
-    *team = ctx->team;
+    *team = ctx == SHMEM_CTX_DEFAULT ? SHMEM_TEAM_WORLD : ctx->team;
     return 0;
 }
 
@@ -175,6 +171,7 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
     static const char routine[] = "shmem_ctx_session_start";
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    mpishmem_check_ctx_handle(routine, ctx);
     if (MPISHMEM_DEBUG_ON) {
         mpishmem_check_running(routine);
         mpishmem_check_ctx(routine, ctx);
@@ -201,6 +198,7 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx)
 {
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    mpishmem_check_ctx_handle("shmem_ctx_session_stop", ctx);
     if (MPISHMEM_DEBUG_ON) {
         mpishmem_check_running("shmem_ctx_session_stop");
         mpishmem_check_ctx("shmem_ctx_session_stop", ctx);
@@ -220,24 +218,24 @@ void mpishmem_ctx_release_team(shmem_team_t team)
     /* Shareable contexts of a dying team die with it; a private one must
      * be destroyed by its thread first. */
     pthread_mutex_lock(&registry_lock);
-    struct ctx_node *n = live;
+    struct mpishmem_ctx *c = live;
     pthread_mutex_unlock(&registry_lock);
-    while (n) {
-        struct ctx_node *next = n->next;
-        if (n->ctx.team == team) {
-            if (n->ctx.options & SHMEM_CTX_PRIVATE)
+    while (c) {
+        struct mpishmem_ctx *next = c->next_live;
+        if (c->team == team) {
+            if (c->options & SHMEM_CTX_PRIVATE)
                 mpishmem_fatal("shmem_team_destroy", "a SHMEM_CTX_PRIVATE context created from "
                                "this team is still live; its thread must destroy it first");
-            ctx_free(&n->ctx);
+            ctx_free(c);
         }
-        n = next;
+        c = next;
     }
 }
 
 void mpishmem_contexts_finalize(void)
 {
     while (live)
-        ctx_free(&live->ctx);
+        ctx_free(live);
     if (mpishmem_ctx_default_object.batch) {
         free(mpishmem_ctx_default_object.batch);
         mpishmem_ctx_default_object.batch = NULL;

@@ -24,7 +24,7 @@ int mpishmem_parse_size(const char *text, size_t *bytes)
      * scan by hand: strtod would also take hex, exponents, inf and nan. */
     unsigned long long whole = 0;
     double frac = 0.0, scale = 0.1;
-    int digits = 0, dot = 0;
+    int digits = 0, dot = 0, too_big = 0;
     for (; *p; p++) {
         if (isdigit((unsigned char)*p)) {
             digits++;
@@ -34,8 +34,9 @@ int mpishmem_parse_size(const char *text, size_t *bytes)
             } else {
                 unsigned d = (unsigned)(*p - '0');
                 if (whole > (ULLONG_MAX - d) / 10)
-                    return -1;
-                whole = whole * 10 + d;
+                    too_big = 1; /* still scanned, so malformed text says so */
+                else
+                    whole = whole * 10 + d;
             }
         } else if (*p == '.' && !dot) {
             dot = 1;
@@ -60,8 +61,8 @@ int mpishmem_parse_size(const char *text, size_t *bytes)
     if (*p != '\0')
         return -1;
     unsigned long long unit = 1ULL << shift;
-    if (whole > SIZE_MAX / unit)
-        return -1;
+    if (too_big || whole > SIZE_MAX / unit)
+        return -2;
     unsigned long long total = whole * unit;
     /* Round the fraction up to a whole byte (no libm: users link only us). */
     double fbytes = frac * (double)unit;
@@ -69,7 +70,7 @@ int mpishmem_parse_size(const char *text, size_t *bytes)
     if ((double)extra < fbytes)
         extra++;
     if (total > SIZE_MAX - extra)
-        return -1;
+        return -2;
     *bytes = (size_t)(total + extra);
     return 0;
 }

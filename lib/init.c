@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,16 +236,21 @@ static void check_heap_fits(const mpishmem_settings_t *set)
     unsigned long long need;
     if (have == 0)
         return;
-    if (__builtin_mul_overflow((unsigned long long)set->heap_size,
-                               (unsigned long long)mpishmem_rt.node_size, &need) ||
-        need > have)
+    int wraps = __builtin_mul_overflow((unsigned long long)set->heap_size,
+                                       (unsigned long long)mpishmem_rt.node_size, &need);
+    if (wraps || need > have) {
+        char needs[64]; /* the product as a number, never wrapped */
+        if (wraps)
+            snprintf(needs, sizeof needs, "more than %llu", ULLONG_MAX);
+        else
+            snprintf(needs, sizeof needs, "%llu", need);
         mpishmem_fatal("shmem_init", "%s=%s asks for %zu bytes of symmetric heap per PE, "
-                       "%d PEs on this node need %llu bytes, but the node has %llu bytes "
+                       "%d PEs on this node need %s bytes, but the node has %llu bytes "
                        "(%.1f GiB, %s); lower %s", set->heap_size_var,
-                       mpishmem_env_shown(set->heap_size_text),
-                       set->heap_size, mpishmem_rt.node_size,
-                       (unsigned long long)set->heap_size * mpishmem_rt.node_size, have,
-                       have / 1073741824.0, what, set->heap_size_var);
+                       mpishmem_env_shown(set->heap_size_text), set->heap_size,
+                       mpishmem_rt.node_size, needs, have, have / 1073741824.0, what,
+                       set->heap_size_var);
+    }
 }
 
 /* Decided once, so every wait and every collective agree: spin while each

@@ -7,6 +7,7 @@
 #define MPISHMEM_INIT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "../spaces/space_settings.h"
 
 typedef struct mpishmem_settings {
@@ -31,6 +32,11 @@ typedef struct mpishmem_settings {
 /* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
  * unset or empty; any other value stops the job naming the variable. */
 int mpishmem_read_bool(const char *const *names, int dflt);
+/* The largest size setting (PTRDIFF_MAX, as for any C object). */
+#define MPISHMEM_SIZE_SETTING_MAX ((size_t)PTRDIFF_MAX)
+/* The size variable `var` set to `text`, parsed, or stop shmem_init with a
+ * message that quotes text as given: malformed, or too large. */
+size_t mpishmem_size_setting(const char *var, const char *text);
 /* MPISHMEM_PROGRESS_THREAD before MPI starts (so shmem_init knows whether
  * to ask for MPI_THREAD_MULTIPLE): 1, 0, or -1 when unset.  A malformed
  * value reads as -1 here; mpishmem_read_settings then stops the job. */

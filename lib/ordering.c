@@ -18,6 +18,8 @@
 
 static int ctx_usable(const char *routine, shmem_ctx_t ctx)
 {
+    if (ctx != SHMEM_CTX_INVALID)
+        mpishmem_check_ctx_handle(routine, ctx);
     if (MPISHMEM_DEBUG_ON) {
         mpishmem_check_running(routine);
         if (ctx != SHMEM_CTX_INVALID)
@@ -28,7 +30,9 @@ static int ctx_usable(const char *routine, shmem_ctx_t ctx)
 
 /* A context's quiet and fence complete its own operations: its lane, and
  * lane 0 where it issued MPI AMOs, never other contexts' lanes.  With
- * nothing outstanding they cost one predictable branch. */
+ * nothing outstanding they cost one predictable branch.  A magic word other
+ * than live's (a destroyed context) takes the slow path, which checks the
+ * handle in full. */
 static void __attribute__((noinline)) quiet_slow(const char *routine, shmem_ctx_t ctx)
 {
     if (ctx_usable(routine, ctx))
@@ -38,7 +42,7 @@ static void __attribute__((noinline)) quiet_slow(const char *routine, shmem_ctx_
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
     if (MPISHMEM_UNLIKELY(MPISHMEM_DEBUG_ON | (ctx == SHMEM_CTX_INVALID) ||
-                          mpishmem_ctx_busy(ctx)))
+                          (ctx->magic != MPISHMEM_CTX_MAGIC) || mpishmem_ctx_busy(ctx)))
         quiet_slow("shmem_ctx_quiet", ctx);
 }
 
@@ -62,6 +66,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 {
     __atomic_thread_fence(__ATOMIC_RELEASE);
     if (MPISHMEM_UNLIKELY(MPISHMEM_DEBUG_ON | (ctx == SHMEM_CTX_INVALID) ||
+                          (ctx->magic != MPISHMEM_CTX_MAGIC) ||
                           mpishmem_pending_any(&ctx->pending, ctx->lane)))
         fence_slow("shmem_ctx_fence", ctx);
 }

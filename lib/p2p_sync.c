@@ -13,11 +13,13 @@
 #include <stdint.h>
 #include <shmem.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/segment.h"
+#include "../spaces/heap.h"
 
 /* Fairness for the _any forms: start each scan at a different index. */
 static __thread size_t any_rotor;
@@ -57,18 +59,58 @@ static void __attribute__((noreturn, cold)) bad_cmp(const char *routine, int cmp
                    "_GE, _LT, _LE", cmp);
 }
 
-static void enter(const char *routine, const void *ivars, size_t n, size_t elem, int cmp)
+/* ivars must be symmetric (a variable no other PE can update would be
+ * waited on forever): checked once per call, always.  The default heap and
+ * global data are a range compare each, inline; other segments (spaces,
+ * device memory) take the segment lookup. */
+static void __attribute__((noinline, cold))
+not_symmetric(const char *routine, const void *ivars, size_t n)
 {
-    if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-        bad_cmp(routine, cmp);
-    if (MPISHMEM_DEBUG_ON) {
+    mpishmem_check_running(routine);
+    /* The argument's name in the specification. */
+    const char *r = mpishmem_api_name(routine);
+    const char *arg = strstr(r, "signal") ? "sig_addr"
+                      : strstr(r, "_all") || strstr(r, "_any") || strstr(r, "_some") ? "ivars"
+                                                                                     : "ivar";
+    mpishmem_fatal(routine, "%s %p (%zu element%s) is not symmetric: it is not inside the "
+                   "symmetric heap, the program's global data or a memory space, so no other "
+                   "PE can update it", arg, ivars, n, n == 1 ? "" : "s");
+}
+
+static void __attribute__((noinline)) enter_slow(const char *routine, const void *ivars,
+                                                 size_t n, size_t elem)
+{
+    if (MPISHMEM_DEBUG_ON)
         mpishmem_check_running(routine);
-        mpishmem_segment_t *s = mpishmem_segment_find(ivars);
-        size_t bytes;
-        if (n > 0 && (__builtin_mul_overflow(n, elem, &bytes) || s == NULL ||
-                      !mpishmem_segment_holds_range(s, ivars, bytes)))
-            mpishmem_fatal(routine, "ivars %p (%zu elements) is not symmetric", ivars, n);
-    }
+    mpishmem_segment_t *s = mpishmem_segment_find(ivars);
+    size_t bytes;
+    if (n > 0 && (__builtin_mul_overflow(n, elem, &bytes) || s == NULL ||
+                  !mpishmem_segment_holds_range(s, ivars, bytes)))
+        not_symmetric(routine, ivars, n);
+}
+
+static inline int in_segment(const mpishmem_segment_t *s, const void *ivars, size_t n,
+                             size_t elem)
+{
+    return n <= s->size / elem && mpishmem_segment_holds_range(s, ivars, n * elem);
+}
+
+/* Inlined always: with the element size folded in, the checks are a few
+ * instructions (a call would cost more than they do). */
+static inline __attribute__((always_inline)) void
+enter(const char *routine, const void *ivars, size_t n, size_t elem, int cmp)
+{
+    if (MPISHMEM_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE))
+        bad_cmp(routine, cmp);
+    if (MPISHMEM_DEBUG_ON)
+        return enter_slow(routine, ivars, n, elem);
+    const mpishmem_segment_t *h = mpishmem_segments.heap;
+    if (MPISHMEM_LIKELY(h != NULL && in_segment(h, ivars, n, elem)))
+        return;
+    /* Global data next: flags in .bss are the other common case. */
+    if (MPISHMEM_LIKELY(in_segment(&mpishmem_globals_segment, ivars, n, elem)))
+        return;
+    enter_slow(routine, ivars, n, elem);
 }
 
 #define INCLUDED(status, i) ((status) == NULL || (status)[i] == 0)

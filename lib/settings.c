@@ -61,6 +61,23 @@ int mpishmem_read_bool(const char *const *names, int dflt)
     return b;
 }
 
+size_t mpishmem_size_setting(const char *var, const char *text)
+{
+    size_t bytes = 0;
+    int rc = mpishmem_parse_size(text, &bytes);
+    if (rc == -1)
+        mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a non-negative "
+                       "number with an optional k, m, g or t suffix, e.g. 512M or 1.5G)", var,
+                       mpishmem_env_shown(text));
+    /* Larger sizes could not be backed anyway, and arithmetic on them
+     * (rounding to pages, times the PEs of a node) would wrap. */
+    if (rc != 0 || bytes > MPISHMEM_SIZE_SETTING_MAX)
+        mpishmem_fatal("shmem_init", "%s='%s' is too large: a size is at most %zu bytes",
+                       var, mpishmem_env_shown(text),
+                       (size_t)MPISHMEM_SIZE_SETTING_MAX);
+    return bytes;
+}
+
 int mpishmem_peek_progress_thread(void)
 {
     const char *v = mpishmem_getenv_first(progress_vars, NULL);
@@ -77,10 +94,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->heap_size_text = "256M";
     set->heap_size_set = 0;
     if (v != NULL) {
-        if (mpishmem_parse_size(v, &set->heap_size) != 0)
-            mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a "
-                           "non-negative number with an optional k, m, g or t suffix, "
-                           "e.g. 512M or 1.5G)", which, mpishmem_env_shown(v));
+        set->heap_size = mpishmem_size_setting(which, v);
         set->heap_size_var = which;
         set->heap_size_text = v;
         set->heap_size_set = 1;

@@ -39,10 +39,7 @@ static void read_size(const char *name, int *set, size_t *bytes, const char **te
     *text = v;
     if (v == NULL)
         return;
-    if (mpishmem_parse_size(v, bytes) != 0)
-        mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a non-negative "
-                       "number with an optional k, m, g or t suffix, e.g. 512M or 1.5G)",
-                       name, mpishmem_env_shown(v));
+    *bytes = mpishmem_size_setting(name, v);
     *set = 1;
 }
 

@@ -4,16 +4,80 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "lane_ctx.h"
 #include "error.h"
 
+/* SHMEM_CTX_DEFAULT: here, with the slots, as handle checks compare with
+ * it.  Its team (NULL here) is SHMEM_TEAM_WORLD: lib/context.c answers for
+ * it, as this layer knows no teams. */
+struct mpishmem_ctx mpishmem_ctx_default_object = {
+    .magic = MPISHMEM_CTX_MAGIC,
+    .lane = 0,
+    .pe_map = NULL,
+    .team = NULL,
+    .session_total_ops = SIZE_MAX,
+};
+
+struct mpishmem_ctx *mpishmem_ctx_slots;
+static size_t slots_used;  /* slots handed out at least once */
+static size_t slot_cursor; /* where the search for a free slot resumes */
+
+struct mpishmem_ctx *mpishmem_ctx_slot_take(void)
+{
+    if (mpishmem_ctx_slots == NULL) {
+        /* Address space only until a slot is used. */
+        void *m = mmap(NULL, MPISHMEM_CTX_SLOTS * sizeof(struct mpishmem_ctx),
+                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (m == MAP_FAILED)
+            return NULL;
+        mpishmem_ctx_slots = m;
+    }
+    if (slots_used < MPISHMEM_CTX_SLOTS)
+        return &mpishmem_ctx_slots[slots_used++];
+    /* Reuse the free slot after the last one reused, so a destroyed handle
+     * stays recognizable as long as can be. */
+    for (size_t i = 0; i < MPISHMEM_CTX_SLOTS; i++) {
+        struct mpishmem_ctx *c = &mpishmem_ctx_slots[slot_cursor];
+        slot_cursor = (slot_cursor + 1) % MPISHMEM_CTX_SLOTS;
+        if (c->magic != MPISHMEM_CTX_MAGIC && c->magic != MPISHMEM_CTX_DYING) {
+            memset(c, 0, sizeof *c);
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* What a destroyed context's transfers read: a team of no PEs. */
+static const mpishmem_pe_map_t dead_map;
+
+void mpishmem_ctx_slot_retire(struct mpishmem_ctx *ctx)
+{
+    ctx->magic = MPISHMEM_CTX_DEAD;
+    ctx->pe_map = &dead_map;
+    ctx->n_pes = 0;
+    ctx->batch = NULL;
+    ctx->session_options = 0;
+}
+
+void mpishmem_fatal_ctx(const char *routine, shmem_ctx_t ctx)
+{
+    size_t d = (size_t)((uintptr_t)ctx - (uintptr_t)mpishmem_ctx_slots);
+    int slot = mpishmem_ctx_slots && d < slots_used * sizeof *ctx && d % sizeof *ctx == 0;
+    if (mpishmem_rt.state != MPISHMEM_RUNNING)
+        mpishmem_fatal_state(routine);
+    if (slot && (ctx->magic == MPISHMEM_CTX_DEAD || ctx->magic == MPISHMEM_CTX_DYING))
+        mpishmem_fatal(routine, "context %p was destroyed", (void *)ctx);
+    mpishmem_fatal(routine, "context handle %p is not a live context (never created, or "
+                   "garbage)", (void *)ctx);
+}
+
 void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx)
 {
-    if (ctx->magic == MPISHMEM_CTX_DEAD)
-        mpishmem_fatal(routine, "context %p was destroyed", (void *)ctx);
-    if (ctx->magic != MPISHMEM_CTX_MAGIC)
-        mpishmem_fatal(routine, "%p is not a context handle", (void *)ctx);
+    mpishmem_check_ctx_handle(routine, ctx);
     if ((ctx->options & SHMEM_CTX_PRIVATE) && !pthread_equal(ctx->owner, pthread_self()))
         mpishmem_fatal(routine, "context %p was created SHMEM_CTX_PRIVATE by another thread",
                        (void *)ctx);
@@ -21,6 +85,8 @@ void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx)
 
 void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
+    if (!mpishmem_ctx_handle_ok(ctx))
+        mpishmem_fatal_ctx(routine, ctx);
     mpishmem_fatal(routine, "PE %d is out of range [0, %d) of the context's team", pe,
                    ctx->n_pes);
 }

@@ -16,26 +16,30 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <shmem.h>
 #include "segment.h"
 
 #define MPISHMEM_CTX_MAGIC 0x6374784cu      /* "ctxL": a live context */
-#define MPISHMEM_CTX_DEAD 0xdeadc7c7u       /* destroyed (kept in debug mode) */
+#define MPISHMEM_CTX_DEAD 0xdeadc7c7u       /* destroyed: its slot awaits reuse */
+#define MPISHMEM_CTX_DYING 0xd1e5c7c7u      /* being destroyed */
 
 struct mpishmem_ctx {
-    unsigned magic;
+    unsigned magic;      /* MPISHMEM_CTX_MAGIC while live */
     int lane;            /* lane of every segment this context uses */
     const mpishmem_pe_map_t *pe_map; /* its team's PEs (team PE -> world PE), or NULL
                                       * (world numbering) */
     int n_pes;           /* PEs addressable through this context */
     mpishmem_pending_t pending; /* what its quiet waits for (segment.h) */
-    shmem_team_t team;   /* PE numbers passed with this context are in this team */
+    shmem_team_t team;   /* PE numbers passed with this context are in this team
+                          * (NULL for SHMEM_CTX_DEFAULT: the world) */
     long options;        /* SHMEM_CTX_* creation options */
     int from_team;       /* made by shmem_team_create_ctx */
     pthread_t owner;     /* creating thread (SHMEM_CTX_PRIVATE checks) */
     long session_options;
     size_t session_total_ops;
     struct mpishmem_batch *batch; /* SHMEM_CTX_SESSION_BATCH staging, or NULL */
+    struct mpishmem_ctx *prev_live, *next_live; /* lib/context.c's registry */
 };
 
 /* Staging for SHMEM_CTX_SESSION_BATCH (see mpishmem_batch_stage). */
@@ -51,10 +55,47 @@ static inline int mpishmem_ctx_world_pe(shmem_ctx_t ctx, int pe)
     return ctx->pe_map ? mpishmem_pe_map_world(ctx->pe_map, pe) : pe;
 }
 
-/* SHMEM_DEBUG: stop unless ctx is live and usable by this thread. */
+/* Handle validation without reading through a garbage pointer, as for
+ * teams (teams/team.h): every created context is a slot of one array
+ * mapped once (lane_ctx.c) and never unmapped, so a handle is valid when it
+ * is SHMEM_CTX_DEFAULT, or the start of a slot whose magic says live.  A
+ * destroyed context keeps MPISHMEM_CTX_DEAD until its slot is reused, which
+ * happens only after every other slot has been used once. */
+#define MPISHMEM_CTX_SLOTS 262144
+extern struct mpishmem_ctx *mpishmem_ctx_slots;
+
+static inline int mpishmem_ctx_handle_ok(shmem_ctx_t ctx)
+{
+    size_t d = (size_t)((uintptr_t)ctx - (uintptr_t)mpishmem_ctx_slots);
+    return ctx == SHMEM_CTX_DEFAULT ||
+           (mpishmem_ctx_slots != NULL && d < MPISHMEM_CTX_SLOTS * sizeof *ctx &&
+            d % sizeof *ctx == 0 && ctx->magic == MPISHMEM_CTX_MAGIC);
+}
+
+/* Says what is wrong with a handle mpishmem_ctx_handle_ok refused. */
+void mpishmem_fatal_ctx(const char *routine, shmem_ctx_t ctx) __attribute__((noreturn, cold));
+
+/* Always on, for the shmem_ctx_* routines that are not data transfers:
+ * stop unless ctx is a live handle (SHMEM_CTX_INVALID: callers test first). */
+static inline void mpishmem_check_ctx_handle(const char *routine, shmem_ctx_t ctx)
+{
+    if (__builtin_expect(!mpishmem_ctx_handle_ok(ctx), 0))
+        mpishmem_fatal_ctx(routine, ctx);
+}
+
+/* SHMEM_DEBUG: the above, and a SHMEM_CTX_PRIVATE context is used only by
+ * the thread that created it. */
 void mpishmem_check_ctx(const char *routine, shmem_ctx_t ctx);
 
-/* Stops: pe is outside the range of ctx's team. */
+/* A slot for a new context (zeroed), or NULL when every slot is live; the
+ * caller serializes calls.  mpishmem_ctx_slot_retire marks a context
+ * destroyed: its fields are set so that the data path's PE range check
+ * (rma_path.h) fails, and mpishmem_fatal_ctx_pe then names the cause, so
+ * transfers on a destroyed context cost no extra compare. */
+struct mpishmem_ctx *mpishmem_ctx_slot_take(void);
+void mpishmem_ctx_slot_retire(struct mpishmem_ctx *ctx);
+
+/* Stops: pe is outside the range of ctx's team (or ctx was destroyed). */
 void mpishmem_fatal_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
     __attribute__((noreturn, cold));
 

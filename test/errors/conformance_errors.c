@@ -15,6 +15,8 @@
  *   align_*, shmemalign_63, *realloc_*, *free_*, calloc_overflow,
  *   hints_unknown: bad arguments to allocation routines, which warn and
  *       go on (SHMEM_DEBUG=1: stop); they print "continued"
+ *   *_sizes, *_blocks: the last PE passes a different size or block to an
+ *       allocation routine than the others: the job stops at that call
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -119,6 +121,37 @@ static int run_alloc_case(const char *c, int me, int last)
     return 0;
 }
 
+/* The last PE disagrees with the others about a collective allocation.
+ * Returns -1 for a case that is not one of these. */
+static int run_disagree_case(const char *c, int me, int last, long *a, long *b)
+{
+    int odd = me == last;
+    void *p = NULL;
+    if (!strcmp(c, "malloc_sizes"))
+        p = shmem_malloc(odd ? 128 : 64);
+    else if (!strcmp(c, "calloc_sizes"))
+        p = shmem_calloc(odd ? 8 : 4, 8);
+    else if (!strcmp(c, "align_sizes"))
+        p = shmem_align(64, odd ? 256 : 128);
+    else if (!strcmp(c, "realloc_sizes"))
+        p = shmem_realloc(shmem_malloc(64), odd ? 4096 : 1024);
+    else if (!strcmp(c, "space_malloc_sizes")) {
+        shmem_space_t sp;
+        shmem_team_t st;
+        shmem_space_config_t cfg = {SHMEM_DEVICE_CPU, (size_t)1 << 20, SHMEM_SPACE_FLAG_DEFAULT};
+        if (shmem_space_create(&cfg, &sp, &st) != 0)
+            return -2;
+        p = shmem_space_malloc(sp, odd ? 96 : 48);
+    } else if (!strcmp(c, "free_blocks"))
+        shmem_free(odd ? b : a);
+    else if (!strcmp(c, "realloc_blocks"))
+        p = shmem_realloc(odd ? b : a, 4096);
+    else
+        return -1;
+    printf("case %s: went on (%p)\n", c, p);
+    return 0;
+}
+
 static int run_team_case(const char *c, int me)
 {
     long pSync[SHMEM_BCAST_SYNC_SIZE];
@@ -175,6 +208,8 @@ int main(int argc, char **argv)
         rc = 0;
     } else if (run_alloc_case(c, me, last) == 0) {
         rc = 0;
+    } else if ((rc = run_disagree_case(c, me, last, a, b)) != -1) {
+        /* rc: 0, or -2 when the case could not be set up */
     } else if (!strncmp(c, "team_", 5)) {
         rc = run_team_case(c, me);
     } else if (!strcmp(c, "put_freed")) {

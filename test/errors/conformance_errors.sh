@@ -63,4 +63,23 @@ expect 1 1 calloc_overflow "mpishmem: shmem_calloc: count 9223372036854775807 ti
 expect 1 1 hints_unknown "mpishmem: shmem_malloc_with_hints: unknown hint bits 0x100000"
 EXPECT_NP=3 expect 1 1 free_one_pe_bad "mpishmem: shmem_free: " "$dead" "(PE 2)"
 
+# PEs that pass different sizes or blocks to an allocation routine stop
+# there, named by the lowest PE, with or without SHMEM_DEBUG: the
+# agreement every allocation already runs compares them.
+differ="PEs disagree on the size: PE 0 asked for"
+block="PEs disagree on the block: PE 0 passed the one at offset "
+for debug in 0 1; do
+    for shm in 1 0; do
+        EXPECT_WITHIN=5 expect "$debug" "$shm" malloc_sizes "mpishmem: shmem_malloc: $differ 64 bytes, PE 1 for 128"
+        EXPECT_WITHIN=5 expect "$debug" "$shm" free_blocks "mpishmem: shmem_free: $block" "of the symmetric heap, PE 1 the one at offset "
+    done
+    EXPECT_WITHIN=5 expect "$debug" 1 calloc_sizes "mpishmem: shmem_calloc: $differ 32 bytes, PE 1 for 64"
+    EXPECT_WITHIN=5 expect "$debug" 0 align_sizes "mpishmem: shmem_align: $differ 128 bytes, PE 1 for 256"
+    EXPECT_WITHIN=5 expect "$debug" 1 realloc_sizes "mpishmem: shmem_realloc: $differ 1024 bytes, PE 1 for 4096"
+    EXPECT_WITHIN=5 expect "$debug" 0 realloc_blocks "mpishmem: shmem_realloc: $block"
+    EXPECT_WITHIN=5 expect "$debug" 1 space_malloc_sizes "mpishmem: shmem_space_malloc: $differ 48 bytes, PE 1 for 96"
+done
+EXPECT_NP=3 EXPECT_WITHIN=5 expect 0 1 malloc_sizes "mpishmem: shmem_malloc: $differ 64 bytes, PE 2 for 128"
+EXPECT_NP=3 EXPECT_WITHIN=5 expect 0 0 free_blocks "mpishmem: shmem_free: $block" ", PE 2 the one at offset "
+
 expect_fail_done

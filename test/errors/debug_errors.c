@@ -95,6 +95,38 @@ static int misuse_running(const char *c, long *heap, long *local)
     return 0;
 }
 
+/* Waits and tests on memory no other PE can update, made by the last PE:
+ * they would wait forever, so they stop at once, SHMEM_DEBUG or not. */
+static int misuse_wait(const char *c)
+{
+    long stack_var[4] = {0, 0, 0, 0}, vals[4] = {1, 1, 1, 1};
+    long *stack = launder(stack_var);
+    uint64_t *sig = launder(&(uint64_t){0});
+    size_t idx[4];
+    if (!strcmp(c, "wait_stack"))
+        shmem_long_wait_until(stack, SHMEM_CMP_EQ, 1);
+    else if (!strcmp(c, "wait_generic_stack"))
+        shmem_wait_until(stack, SHMEM_CMP_EQ, 1);
+    else if (!strcmp(c, "wait_deprecated_stack"))
+        shmem_wait(stack, 0);
+    else if (!strcmp(c, "wait_all_stack"))
+        shmem_long_wait_until_all(stack, 4, NULL, SHMEM_CMP_EQ, 1);
+    else if (!strcmp(c, "wait_any_malloc")) {
+        long *m = launder(calloc(4, sizeof(long)));
+        (void)shmem_long_wait_until_any(m, 4, NULL, SHMEM_CMP_EQ, 1);
+    } else if (!strcmp(c, "wait_some_vector_stack"))
+        (void)shmem_long_wait_until_some_vector(stack, 4, idx, NULL, SHMEM_CMP_EQ, vals);
+    else if (!strcmp(c, "test_stack"))
+        (void)shmem_long_test(stack, SHMEM_CMP_EQ, 1);
+    else if (!strcmp(c, "test_any_vector_stack"))
+        (void)shmem_long_test_any_vector(stack, 4, NULL, SHMEM_CMP_EQ, vals);
+    else if (!strcmp(c, "signal_wait_stack"))
+        (void)shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
+    else
+        return -1;
+    return 0;
+}
+
 /* Misuses of collective routines, made by every PE. */
 static int misuse_collective(const char *c, long *heap)
 {
@@ -151,6 +183,8 @@ int main(int argc, char **argv)
     }
 
     int rc = misuse_collective(c, heap);
+    if (rc < 0 && me == last)
+        rc = misuse_wait(c);
     if (rc < 0 && me == last)
         rc = misuse_running(c, heap, local);
     else if (rc < 0)

@@ -51,6 +51,22 @@ for shm in 1 0; do
     expect 0 "$shm" put_negative_count "mpishmem: shmem_long_put: nelems 18446744073709551615 is too large: 18446744073709551615 elements of 8 bytes"
 done
 
+# A wait or test on memory no other PE can update stops at once, with or
+# without SHMEM_DEBUG, instead of waiting forever.
+notsym="is not symmetric"
+for debug in 0 1; do
+    EXPECT_WITHIN=5 expect "$debug" 1 wait_stack "mpishmem: shmem_long_wait_until: ivar " "(1 element) $notsym"
+    EXPECT_WITHIN=5 expect "$debug" 0 wait_generic_stack "mpishmem: shmem_long_wait_until: ivar " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 1 wait_deprecated_stack "mpishmem: shmem_wait: ivar " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 0 wait_all_stack "mpishmem: shmem_long_wait_until_all: ivars " "(4 elements) $notsym"
+    EXPECT_WITHIN=5 expect "$debug" 1 wait_any_malloc "mpishmem: shmem_long_wait_until_any: ivars " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 0 wait_some_vector_stack "mpishmem: shmem_long_wait_until_some_vector: ivars " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 1 test_stack "mpishmem: shmem_long_test: ivar " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 0 test_any_vector_stack "mpishmem: shmem_long_test_any_vector: ivars " "$notsym"
+    EXPECT_WITHIN=5 expect "$debug" 1 signal_wait_stack "mpishmem: shmem_signal_wait_until: sig_addr " "$notsym"
+done
+EXPECT_WITHIN=5 expect 0 1 test_all_huge "mpishmem: shmem_long_test_all: ivars " "(4611686018427387904 elements) $notsym"
+
 # Library state, synchronization and memory management: one data path.
 expect 1 1 p_before_init "mpishmem: shmem_long_p: called before shmem_init"
 expect 0 1 p_before_init "mpishmem: shmem_long_p: called before shmem_init"

@@ -4,6 +4,8 @@
 #   expect_fail_init PROGRAM
 #   expect DEBUG SHM CASE TEXT...     # 2 PEs; every TEXT must be on stderr
 #   EXPECT_NP=3 expect ...            # another PE count
+#   EXPECT_WITHIN=5 expect ...        # also: stopped within 5 s, by the
+#                                     # library (no signal, no glibc abort)
 #   expect_warn DEBUG SHM CASE TEXT... # status 0, TEXT on stderr, one warning line
 #   expect_fail_done                  # prints the summary; returns non-zero on failure
 # Environment from meson: LAUNCH (the test launcher).
@@ -27,12 +29,26 @@ expect()
     shift 3
     label="$case (SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm)"
     expect_runs=$((expect_runs + 1))
-    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm "$LAUNCH" "${EXPECT_NP:-2}" "$expect_prog" "$case" \
-        >"$expect_tmp/out" 2>"$expect_tmp/err"
+    start=$(date +%s%N)
+    limit=${EXPECT_WITHIN:+$((EXPECT_WITHIN * 4))}
+    SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm MPISHMEM_TEST_TIMEOUT=${limit:-$MPISHMEM_TEST_TIMEOUT} \
+        "$LAUNCH" "${EXPECT_NP:-2}" "$expect_prog" "$case" >"$expect_tmp/out" 2>"$expect_tmp/err"
     status=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
     problem=
     [ "$status" -eq 0 ] && problem="exit status 0"
     [ "$status" -eq 124 ] && problem="timed out"
+    if [ -n "${EXPECT_WITHIN:-}" ]; then
+        [ "$ms" -gt $((EXPECT_WITHIN * 1000)) ] &&
+            problem="${problem:+$problem; }took $ms ms, more than $EXPECT_WITHIN s"
+        # A stop by the library is MPI_Abort or exit: a small status and
+        # no crash report from glibc, MPI or the shell.
+        [ "$status" -ge 124 ] && problem="${problem:+$problem; }status $status (a signal?)"
+        if grep -E -q -i "double free|corrupt|segmentation|signal [0-9]|core dumped|bad termination" \
+            "$expect_tmp/err" "$expect_tmp/out"; then
+            problem="${problem:+$problem; }a crash report in the output"
+        fi
+    fi
     for text in "$@"; do
         grep -F -q -e "$text" "$expect_tmp/err" || problem="${problem:+$problem; }no '$text' in stderr"
     done

@@ -25,6 +25,15 @@ static void reject(const char *text)
     ck_assert_msg(got == 12345, "'%s' was rejected but changed the output", shown);
 }
 
+/* Well formed, but more than size_t holds. */
+static void reject_large(const char *text)
+{
+    size_t got = 12345;
+    ck_assert_msg(mpishmem_parse_size(text, &got) == -2, "'%s' was not refused as too large",
+                  text);
+    ck_assert_msg(got == 12345, "'%s' was rejected but changed the output", text);
+}
+
 START_TEST(test_size_plain)
 {
     accept("0", 0);
@@ -85,9 +94,9 @@ START_TEST(test_size_limits)
     accept("16777215t", (((size_t)1 << 24) - 1) << 40);
     accept("18446744073709551609", SIZE_MAX - 6);
     /* One past: 2^64 bytes. */
-    reject("16777216t");
-    reject("17179869184g");
-    reject("18446744073709551616");
+    reject_large("16777216t");
+    reject_large("17179869184g");
+    reject_large("18446744073709551616");
 }
 END_TEST
 
@@ -129,11 +138,14 @@ END_TEST
 
 START_TEST(test_size_overflow)
 {
-    reject("99999999999999999999");
-    reject("999999999999999999999999999999");
-    reject("20000000t");
-    reject("1e20");
-    reject("16777216.5t");
+    reject_large("99999999999999999999");
+    reject_large("999999999999999999999999999999");
+    reject_large("20000000t");
+    reject("1e20");                /* malformed, however large */
+    reject("1e30");
+    reject("20E");                 /* no exa suffix */
+    reject("99999999999999999999x");
+    reject_large("16777216.5t");
 }
 END_TEST
 
