@@ -26,6 +26,7 @@
 #include "../mpi_backend/amo_am.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
+#include "../mpi_backend/launcher_env.h"
 #include "../spaces/devices.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
