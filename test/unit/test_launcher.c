@@ -1,7 +1,9 @@
-/* The launcher's count of processes on this node (mpi_backend/launcher_env.c). */
+/* The launcher's count of processes on this node (mpi_backend/launcher_env.c)
+ * and the MPI family of a version string (mpi_backend/mpi_family.c). */
 #include <check.h>
 #include <stdlib.h>
 #include "mpi_backend/launcher_env.h"
+#include "mpi_backend/mpi_family.h"
 
 static const char *const launcher_vars[] = {
     "MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_LOCAL_SIZE", "SLURM_STEP_ID",
@@ -102,6 +104,23 @@ START_TEST(test_local_size_precedence)
 }
 END_TEST
 
+START_TEST(test_mpi_family)
+{
+    ck_assert_int_eq(mpishmem_mpi_family_of("Open MPI v4.1.4, package: Debian OpenMPI, ident: "
+                                            "4.1.4, repo rev: v4.1.4, May 26, 2022"),
+                     'o');
+    ck_assert_int_eq(mpishmem_mpi_family_of("Open MPI v5.0.3, package: Open MPI"), 'o');
+    ck_assert_int_eq(mpishmem_mpi_family_of("MPICH Version:\t4.0.2\nMPICH Release date:"), 'm');
+    ck_assert_int_eq(mpishmem_mpi_family_of("MPICH Version:      3.3.2\n"), 'm');
+    ck_assert_int_eq(mpishmem_mpi_family_of("Intel(R) MPI Library 2021.6 for Linux* OS\n"),
+                     'm');
+    ck_assert_int_eq(mpishmem_mpi_family_of("MVAPICH2 Version      :\t2.3.7\n"), 'm');
+    ck_assert_int_eq(mpishmem_mpi_family_of("MPI VERSION    : CRAY MPICH version 8.1.27"), 'm');
+    ck_assert_int_eq(mpishmem_mpi_family_of("Some Other MPI 1.0"), 0);
+    ck_assert_int_eq(mpishmem_mpi_family_of(""), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("launcher");
@@ -110,6 +129,7 @@ int main(void)
     tcase_add_test(t, test_tasks_list_malformed);
     tcase_add_test(t, test_local_size_slurm_step);
     tcase_add_test(t, test_local_size_precedence);
+    tcase_add_test(t, test_mpi_family);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
