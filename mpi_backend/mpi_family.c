@@ -36,14 +36,18 @@ int mpishmem_mpi_family_of(const char *version)
     return 0;
 }
 
-/* The first line of the version string, up to a comma, tabs as spaces:
- * "Open MPI v4.1.4", "MPICH Version: 4.0.2". */
+/* The first line of the version string, up to a comma, blanks collapsed,
+ * MPICH's " Version:" left out: "Open MPI v4.1.4", "MPICH 4.0.2". */
 static void first_line(const char *version, char *out, size_t size)
 {
     size_t n = 0;
-    while (n + 1 < size && n < 100 && version[n] && version[n] != '\n' && version[n] != ',') {
-        out[n] = version[n] == '\t' ? ' ' : version[n];
-        n++;
+    for (const char *p = version; n + 1 < size && *p && *p != '\n' && *p != ','; p++) {
+        if (strncmp(p, " Version:", 9) == 0)
+            p += 8;
+        else if ((*p == ' ' || *p == '\t') && (n == 0 || out[n - 1] != ' '))
+            out[n++] = ' ';
+        else if (*p != ' ' && *p != '\t')
+            out[n++] = *p;
     }
     out[n] = '\0';
 }
@@ -62,7 +66,9 @@ void mpishmem_check_mpi_family(const char *routine)
     first_line(version, name, sizeof name);
     if (running == 0) {
         const char *debug = mpishmem_env("SHMEM_DEBUG");
-        if (debug != NULL && (strchr("1yYtT", *debug) != NULL || strncasecmp(debug, "on", 2) == 0))
+        int on = debug != NULL && *debug &&
+                 (strchr("1yYtT", *debug) != NULL || strncasecmp(debug, "on", 2) == 0);
+        if (on)
             fprintf(stderr, "mpishmem: %s: unknown MPI \"%s\"; this library was built with %s\n",
                     routine, name, BUILT_NAME);
         return;
