@@ -27,6 +27,8 @@
 #include "../mpi_backend/amo_am.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
+#include "../mpi_backend/mpi_family.h"
+#include "../mpi_backend/launcher_env.h"
 #include "../spaces/devices.h"
 #include "../spaces/heap.h"
 #include "../spaces/space.h"
@@ -356,6 +358,9 @@ static void start(int requested, int *provided)
                        "shmem_finalize");
     /* Every later read of our variables sees what this call sees. */
     mpishmem_env_freeze();
+    /* Before any MPI handle is used: a program linked with another MPI
+     * than the library's would crash in the first call that takes one. */
+    mpishmem_check_mpi_family("shmem_init");
 
     int up = 0, mpi_provided = MPI_THREAD_SINGLE;
     MPI_Initialized(&up);

@@ -14,7 +14,7 @@
 #include "gpu_path.h"
 #include "progress.h"
 #include "runtime.h"
-#include "env_read.h"
+#include "launcher_env.h"
 #include "error.h"
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
@@ -237,18 +237,6 @@ static long cgroup_cpus(void)
     if (quota <= 0 || period <= 0)
         return 0;
     return (quota + period - 1) / period;
-}
-
-int mpishmem_launcher_local_size(void)
-{
-    static const char *const vars[] = {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"};
-    long local = 0;
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0] && local <= 0; i++) {
-        const char *v = mpishmem_env(vars[i]);
-        if (v != NULL)
-            local = strtol(v, NULL, 10);
-    }
-    return local > 0 && local <= INT_MAX ? (int)local : 0;
 }
 
 int mpishmem_launcher_oversubscribed(void)

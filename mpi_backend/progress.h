@@ -118,12 +118,9 @@ int mpishmem_allgather(const void *in, int in_count, MPI_Datatype in_type, void 
                        int out_count, MPI_Datatype out_type, MPI_Comm comm);
 int mpishmem_comm_dup(MPI_Comm comm, MPI_Comm *dup);
 
-/* How many processes of the job the launcher placed on this node (MPICH's
- * MPI_LOCALNRANKS, Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE); 0 when unknown. */
-int mpishmem_launcher_local_size(void);
 /* Whether the launcher placed more processes on this node than this
- * process may use cores (MPICH's MPI_LOCALNRANKS, Open MPI's
- * OMPI_COMM_WORLD_LOCAL_SIZE against the affinity mask): a first guess for
+ * process may use cores (mpishmem_launcher_local_size, launcher_env.h,
+ * against the affinity mask): a first guess for
  * the waits of shmem_init, before the node is known.  0 when unknown. */
 int mpishmem_launcher_oversubscribed(void);
 

@@ -16,7 +16,7 @@
 #include "progress_thread.h"
 #include "amo_am.h"
 #include "progress.h"
-#include "env_read.h"
+#include "launcher_env.h"
 #include "error.h"
 
 /* Time between two polls.  A peer's blocking get or fetch_add on a
@@ -71,25 +71,11 @@ static void *poll_mpi(void *arg)
     return NULL;
 }
 
-static int env_int(const char *name)
-{
-    const char *v = mpishmem_env(name);
-    if (v == NULL || *v == '\0')
-        return 0;
-    char *end;
-    long n = strtol(v, &end, 10);
-    return *end == '\0' && n > 0 && n < 1 << 20 ? (int)n : 0;
-}
-
 int mpishmem_progress_thread_may_fit(void)
 {
     /* Processes on this node, as the launcher tells them (Hydra, Open MPI,
-     * Slurm's PMI). */
-    int local = env_int("MPI_LOCALNRANKS");
-    if (local == 0)
-        local = env_int("OMPI_COMM_WORLD_LOCAL_SIZE");
-    if (local == 0)
-        local = env_int("PMI_LOCAL_SIZE");
+     * PMI, Slurm). */
+    int local = mpishmem_launcher_local_size();
     if (local == 0)
         return 0;
     cpu_set_t mine;
