@@ -72,6 +72,53 @@ static inline void poke_mpi(void)
                             MPI_STATUS_IGNORE));
 }
 
+/* A failed test may be followed by a nap, so its one call into MPI must run
+ * MPI's whole progress engine: MPI RMA aimed at this PE completes only
+ * while it is inside MPI.  Open MPI's UCX messaging layer (pml ucx) runs
+ * the whole engine, which serves osc/ucx, in only one MPI_Iprobe in 100;
+ * MPI_Test on a pending receive runs it on every call.  So failed tests
+ * test a receive on exit_comm that nothing matches (nothing is sent there).
+ * A PE polling shmem_int_test with 1 ms naps while its peer waited in a
+ * blocking routine (test/sync/sync_deliver_blocked.c, Open MPI, pml ucx,
+ * MPISHMEM_SHM=0) saw a put after 108-160 ms probing, 1.1 ms testing, an
+ * AMO after 220-490 ms probing, 3-12 ms testing.  One thread tests the
+ * request at a time (MPI forbids more); the others probe.  Posted at the
+ * first failed test, cancelled at finalize (mpishmem_progress_finalize). */
+enum { IDLE_RECV_UNPOSTED, IDLE_RECV_POSTED, IDLE_RECV_CLOSED };
+#define IDLE_RECV_TAG 0
+static MPI_Request idle_recv = MPI_REQUEST_NULL;
+static int idle_recv_state;
+static int idle_recv_busy; /* a thread is testing idle_recv */
+
+static void poke_mpi_fully(void)
+{
+    if (__atomic_exchange_n(&idle_recv_busy, 1, __ATOMIC_ACQUIRE)) {
+        poke_mpi();
+        return;
+    }
+    if (idle_recv_state == IDLE_RECV_UNPOSTED) {
+        MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, mpishmem_rt.my_pe, IDLE_RECV_TAG,
+                               mpishmem_rt.exit_comm, &idle_recv));
+        idle_recv_state = IDLE_RECV_POSTED;
+    }
+    if (idle_recv_state == IDLE_RECV_POSTED) {
+        int done;
+        MPISHMEM_MPI(MPI_Test(&idle_recv, &done, MPI_STATUS_IGNORE));
+    } else {
+        poke_mpi();
+    }
+    __atomic_store_n(&idle_recv_busy, 0, __ATOMIC_RELEASE);
+}
+
+void mpishmem_progress_finalize(void)
+{
+    if (idle_recv_state == IDLE_RECV_POSTED) {
+        MPISHMEM_MPI(MPI_Cancel(&idle_recv));
+        MPISHMEM_MPI(MPI_Wait(&idle_recv, MPI_STATUS_IGNORE));
+    }
+    idle_recv_state = IDLE_RECV_CLOSED;
+}
+
 void mpishmem_give_core_away(unsigned n)
 {
     if (n <= YIELDS_BEFORE_NAP || n % NAP_EVERY != 0) {
@@ -111,7 +158,7 @@ void mpishmem_progress_test_failed(unsigned *spins)
     mpishmem_note_mpi_activity();
     if (MPISHMEM_UNLIKELY(mpishmem_serving()))
         mpishmem_serve(); /* a PE polling a test may be the target of a request */
-    poke_mpi();
+    poke_mpi_fully();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
         mpishmem_give_core_away(n);
 }
@@ -121,7 +168,7 @@ void mpishmem_progress_poke(void)
     mpishmem_note_mpi_activity();
     if (MPISHMEM_UNLIKELY(mpishmem_serving()))
         mpishmem_serve();
-    poke_mpi();
+    poke_mpi_fully();
 }
 
 void mpishmem_wait_request(MPI_Request *req)

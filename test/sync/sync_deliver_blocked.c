@@ -25,6 +25,12 @@
  * hand: MPICH 4.0.2 over UCX's tcp then hangs in MPI_Finalize about one
  * run in six, plain MPI programs too, so that run is not registered.
  *
+ * On Open MPI it also runs over pml ucx (test/sync/meson.build), where an
+ * MPI_Iprobe serves osc/ucx only once in 100 calls: a target whose failed
+ * tests only probe sees each put after 100 ms or more, so there the
+ * registration bounds each operation's median round (DELIVER_PUT_MEDIAN_MAX_MS,
+ * DELIVER_AMO_MEDIAN_MAX_MS).
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
@@ -47,6 +53,9 @@ static const char *const routine_name[N_ROUTINES] = {
     "shmem_int_fcollect", "shmem_int_wait_until", "shmem_quiet", "shmem_set_lock"};
 enum op { OP_PUT, OP_AMO, N_OPS };
 static const char *const op_name[N_OPS] = {"put", "atomic_add"};
+/* The bound on each operation's median round, where a registration sets it. */
+static const char *const bound_env[N_OPS] = {"DELIVER_PUT_MEDIAN_MAX_MS",
+                                             "DELIVER_AMO_MEDIAN_MAX_MS"};
 
 /* Global data: the MPI path when MPISHMEM_SHM=0. */
 static int flag;
@@ -55,8 +64,8 @@ static long lock;
 static int src, dst;
 static int all[64];
 
-static double times_ms[N_ROUTINES * N_OPS];
-static int n_times;
+static double times_ms[N_OPS][N_ROUTINES];
+static int n_times[N_OPS];
 
 static double now_s(void)
 {
@@ -161,7 +170,7 @@ START_TEST(test_deliver_blocked)
         CHK(t >= 0);
         CHK(flag == 1);
         if (t >= 0)
-            times_ms[n_times++] = t * 1e3;
+            times_ms[o][n_times[o]++] = t * 1e3;
         printf("sync_deliver_blocked: %d PEs, origin in %s after a %s: %s %.3f ms\n", n,
                routine_name[r], op_name[o], t >= 0 ? "seen after" : "NOT SEEN in",
                (t >= 0 ? t : -t) * 1e3);
@@ -184,16 +193,30 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median over the rounds that saw the value (printed; the 10 ms aim is
- * a benchmark's matter, not an assertion on a shared machine). */
+/* The median of each operation's rounds that saw the value.  Printed; an
+ * assertion only where the registration sets bound_env (Open
+ * MPI with pml ucx, whose MPI_Iprobe progresses osc/ucx once in 100 calls:
+ * failed tests that only probed saw puts after 108-160 ms and AMOs after
+ * 220-490 ms, against 1.1 and 3-12 ms testing a receive).  Elsewhere the
+ * times are a benchmark's matter, not an assertion on a shared machine. */
 START_TEST(test_report)
 {
-    if (shmem_my_pe() == TARGET && n_times > 0) {
-        qsort(times_ms, (size_t)n_times, sizeof times_ms[0], cmp_double);
-        printf("sync_deliver_blocked: %d PEs: median %.3f ms, max %.3f ms over %d rounds\n",
-               shmem_n_pes(), times_ms[n_times / 2], times_ms[n_times - 1], n_times);
+    for (int o = 0; o < N_OPS && shmem_my_pe() == TARGET; o++) {
+        int n = n_times[o];
+        if (n == 0)
+            continue;
+        qsort(times_ms[o], (size_t)n, sizeof times_ms[o][0], cmp_double);
+        double median = times_ms[o][n / 2];
+        const char *max_env = getenv(bound_env[o]);
+        double max_ms = max_env != NULL ? atof(max_env) : 0;
+        printf("sync_deliver_blocked: %d PEs, %s: median %.3f ms, max %.3f ms over %d rounds\n",
+               shmem_n_pes(), op_name[o], median, times_ms[o][n - 1], n);
+        WHERE("%s: median round %.3f ms, %s=%g", op_name[o], median, bound_env[o], max_ms);
+        if (max_ms > 0)
+            CHK(median <= max_ms);
     }
     shmem_barrier_all();
+    CHK_DONE();
 }
 END_TEST
 
