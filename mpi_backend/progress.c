@@ -80,8 +80,8 @@ static inline void poke_mpi(void)
  * test a receive on exit_comm that nothing matches (nothing is sent there).
  * A PE polling shmem_int_test with 1 ms naps while its peer waited in a
  * blocking routine (test/sync/sync_deliver_blocked.c, Open MPI, pml ucx,
- * MPISHMEM_SHM=0) saw a put after 108-160 ms probing, 1.1 ms testing, an
- * AMO after 220-490 ms probing, 3-12 ms testing.  One thread tests the
+ * MPISHMEM_SHM=0) saw a put after 108-160 ms probing, 1.1 ms testing (the
+ * median), an AMO after 220-490 ms probing, 2-11 ms testing.  One thread tests the
  * request at a time (MPI forbids more); the others probe.  Posted at the
  * first failed test, cancelled at finalize (mpishmem_progress_finalize). */
 enum { IDLE_RECV_UNPOSTED, IDLE_RECV_POSTED, IDLE_RECV_CLOSED };
