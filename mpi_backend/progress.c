@@ -74,18 +74,19 @@ static inline void poke_mpi(void)
 
 /* A failed test may be followed by a nap, so its one call into MPI must run
  * MPI's whole progress engine: MPI RMA aimed at this PE completes only
- * while it is inside MPI.  wait_until's steps poll the same way.  Open MPI's UCX messaging layer (pml ucx) runs
- * the whole engine, which serves osc/ucx, in only one MPI_Iprobe in 100;
- * MPI_Test on a pending receive runs it on every call.  So failed tests
- * test a receive on exit_comm that nothing matches (nothing is sent there).
- * A PE polling shmem_int_test with 1 ms naps while its peer waited in a
- * blocking routine (test/sync/sync_deliver_blocked.c, Open MPI, pml ucx,
- * MPISHMEM_SHM=0) saw a put after 108-160 ms probing, 1.1 ms testing (the
- * median), an AMO after 220-490 ms probing, 2-11 ms testing; a get from a
- * PE spinning in wait_until took 41 us probing every 16th spin, 1.3 us
- * testing (pml ob1 and MPICH: 1.3 us either way).  One thread tests the
- * request at a time (MPI forbids more); the others probe.  Posted at the
- * first failed test, cancelled at finalize (mpishmem_progress_finalize). */
+ * while it is inside MPI; wait_until's steps likewise.  Open MPI's UCX
+ * messaging layer (pml ucx) runs the whole engine, which serves osc/ucx,
+ * in only one MPI_Iprobe in 100; MPI_Test on a pending receive runs it on
+ * every call.  So these polls test a receive on exit_comm that nothing
+ * matches (nothing is sent there).  Over pml ucx (MPISHMEM_SHM=0), a PE
+ * polling shmem_int_test with 1 ms naps while its peer waited in a
+ * blocking routine (test/sync/sync_deliver_blocked.c) saw a put after
+ * 108-160 ms probing, 1.1 ms testing (the median), an AMO after 220-490 ms
+ * probing, 2-11 ms testing; a get from a PE spinning in wait_until took
+ * 41 us probing every 16th spin, 1.3 us testing (pml ob1 and MPICH: 1.3 us
+ * either way).  One thread tests the request at a time (MPI forbids more);
+ * the others probe.  Posted at the first poll, cancelled at finalize
+ * (mpishmem_progress_finalize). */
 enum { IDLE_RECV_UNPOSTED, IDLE_RECV_POSTED, IDLE_RECV_CLOSED };
 #define IDLE_RECV_TAG 0
 static MPI_Request idle_recv = MPI_REQUEST_NULL;
