@@ -499,6 +499,7 @@ void shmem_finalize(void)
     mpishmem_heap_destroy(&mpishmem_default_heap);
     mpishmem_pe_map_free(&mpishmem_rt.node_map);
     MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.node));
+    mpishmem_progress_finalize(); /* its receive is on exit_comm */
     MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.exit_comm));
     MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.self));
     MPISHMEM_MPI(MPI_Comm_free(&mpishmem_rt.world));

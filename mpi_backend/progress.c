@@ -40,7 +40,7 @@
 #define NAP_EVERY 64u
 
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
- * MPI: its MPI_Iprobe runs opal_progress, which itself yields when
+ * MPI: its poll runs opal_progress, which itself yields when
  * oversubscribed, so polling each step doubled every wait (barrier_all at
  * 4 PEs on 2 cores: 3.6 us polling each step, 1.5-1.6 us every 4th).
  * MPICH serves RMA aimed at this PE only while it polls
@@ -72,6 +72,56 @@ static inline void poke_mpi(void)
                             MPI_STATUS_IGNORE));
 }
 
+/* A failed test may be followed by a nap, so its one call into MPI must run
+ * MPI's whole progress engine: MPI RMA aimed at this PE completes only
+ * while it is inside MPI; wait_until's steps likewise.  Open MPI's UCX
+ * messaging layer (pml ucx) runs the whole engine, which serves osc/ucx,
+ * in only one MPI_Iprobe in 100; MPI_Test on a pending receive runs it on
+ * every call.  So these polls test a receive on exit_comm that nothing
+ * matches (nothing is sent there).  Over pml ucx (MPISHMEM_SHM=0), a PE
+ * polling shmem_int_test with 1 ms naps while its peer waited in a
+ * blocking routine (test/sync/sync_deliver_blocked.c) saw a put after
+ * 108-160 ms probing, 1.1 ms testing (the median), an AMO after 220-490 ms
+ * probing, 2-11 ms testing; a get from a PE spinning in wait_until took
+ * 41 us probing every 16th spin, 1.3 us testing (pml ob1 and MPICH: 1.3 us
+ * either way).  One thread tests the request at a time (MPI forbids more);
+ * the others probe.  Posted at the first poll, cancelled at finalize
+ * (mpishmem_progress_finalize). */
+enum { IDLE_RECV_UNPOSTED, IDLE_RECV_POSTED, IDLE_RECV_CLOSED };
+#define IDLE_RECV_TAG 0
+static MPI_Request idle_recv = MPI_REQUEST_NULL;
+static int idle_recv_state;
+static int idle_recv_busy; /* a thread is testing idle_recv */
+
+static void poke_mpi_fully(void)
+{
+    if (__atomic_exchange_n(&idle_recv_busy, 1, __ATOMIC_ACQUIRE)) {
+        poke_mpi();
+        return;
+    }
+    if (idle_recv_state == IDLE_RECV_UNPOSTED) {
+        MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, mpishmem_rt.my_pe, IDLE_RECV_TAG,
+                               mpishmem_rt.exit_comm, &idle_recv));
+        idle_recv_state = IDLE_RECV_POSTED;
+    }
+    if (idle_recv_state == IDLE_RECV_POSTED) {
+        int done;
+        MPISHMEM_MPI(MPI_Test(&idle_recv, &done, MPI_STATUS_IGNORE));
+    } else {
+        poke_mpi();
+    }
+    __atomic_store_n(&idle_recv_busy, 0, __ATOMIC_RELEASE);
+}
+
+void mpishmem_progress_finalize(void)
+{
+    if (idle_recv_state == IDLE_RECV_POSTED) {
+        MPISHMEM_MPI(MPI_Cancel(&idle_recv));
+        MPISHMEM_MPI(MPI_Wait(&idle_recv, MPI_STATUS_IGNORE));
+    }
+    idle_recv_state = IDLE_RECV_CLOSED;
+}
+
 void mpishmem_give_core_away(unsigned n)
 {
     if (n <= YIELDS_BEFORE_NAP || n % NAP_EVERY != 0) {
@@ -94,12 +144,12 @@ void mpishmem_progress_step(unsigned *spins)
         mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
         if (n % YIELD_STEPS_PER_MPI_POLL == 0)
-            poke_mpi();
+            poke_mpi_fully();
         mpishmem_give_core_away(n);
         return;
     }
     if (n % SPINS_PER_MPI_POLL == 0)
-        poke_mpi();
+        poke_mpi_fully();
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
@@ -111,7 +161,7 @@ void mpishmem_progress_test_failed(unsigned *spins)
     mpishmem_note_mpi_activity();
     if (MPISHMEM_UNLIKELY(mpishmem_serving()))
         mpishmem_serve(); /* a PE polling a test may be the target of a request */
-    poke_mpi();
+    poke_mpi_fully();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
         mpishmem_give_core_away(n);
 }
@@ -121,7 +171,7 @@ void mpishmem_progress_poke(void)
     mpishmem_note_mpi_activity();
     if (MPISHMEM_UNLIKELY(mpishmem_serving()))
         mpishmem_serve();
-    poke_mpi();
+    poke_mpi_fully();
 }
 
 void mpishmem_wait_request(MPI_Request *req)

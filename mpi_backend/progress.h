@@ -75,6 +75,9 @@ void mpishmem_progress_test_failed(unsigned *spins);
 /* Polls MPI once (for routines that return a value a program polls, such
  * as shmem_signal_fetch). */
 void mpishmem_progress_poke(void);
+/* Before exit_comm is freed (shmem_finalize): cancels the receive the two
+ * above poll MPI with (progress.c). */
+void mpishmem_progress_finalize(void);
 
 /* Waits for a request (a non-blocking collective, or an RMA request whose
  * answer may need the target PE inside MPI), polling it with the steps

@@ -13,9 +13,10 @@
  * shmem_test_lock while the lock's holder polls too.
  *
  * Timing alone cannot tell "every call" from "every 16th call" without a
- * tight bound, so the test also interposes on MPI_Iprobe (the library's
- * poll of MPI's progress engine) and counts: each failed test call must
- * poll MPI at least once.  The counter is per thread, so a progress
+ * tight bound, so the test also interposes on MPI_Test and MPI_Iprobe (a
+ * failed test's poll of MPI's progress engine tests a receive that never
+ * completes, or probes when another thread holds it) and counts: each
+ * failed test call must poll MPI at least once.  The counter is per thread, so a progress
  * thread's own polls do not count.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -41,13 +42,20 @@ static uint64_t sig;
 static int payload;
 static long lock;
 
-/* MPI_Iprobe calls made by this thread (the library links to this one). */
+/* MPI_Test and MPI_Iprobe calls made by this thread (the library links to
+ * these). */
 static __thread unsigned long iprobes;
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     iprobes++;
     return PMPI_Iprobe(source, tag, comm, flag, status);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    iprobes++;
+    return PMPI_Test(request, flag, status);
 }
 
 static double now_s(void)
