@@ -6,7 +6,6 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "lane_ctx.h"
 #include "error.h"
 
@@ -21,34 +20,19 @@ struct mpishmem_ctx mpishmem_ctx_default_object = {
     .session_total_ops = SIZE_MAX,
 };
 
-struct mpishmem_ctx *mpishmem_ctx_slots;
-static size_t slots_used;  /* slots handed out at least once */
-static size_t slot_cursor; /* where the search for a free slot resumes */
+/* Live, or being destroyed: not to be handed out. */
+static int ctx_in_use(const void *slot)
+{
+    unsigned magic = ((const struct mpishmem_ctx *)slot)->magic;
+    return magic == MPISHMEM_CTX_MAGIC || magic == MPISHMEM_CTX_DYING;
+}
+
+mpishmem_slot_array_t mpishmem_ctx_slots = {
+    .elem = sizeof(struct mpishmem_ctx), .count = MPISHMEM_CTX_SLOTS, .in_use = ctx_in_use};
 
 struct mpishmem_ctx *mpishmem_ctx_slot_take(void)
 {
-    if (mpishmem_ctx_slots == NULL) {
-        /* Address space only until a slot is used. */
-        void *m = mmap(NULL, MPISHMEM_CTX_SLOTS * sizeof(struct mpishmem_ctx),
-                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-        if (m == MAP_FAILED)
-            return NULL;
-        mpishmem_ctx_slots = m;
-    }
-    if (slots_used < MPISHMEM_CTX_SLOTS)
-        return &mpishmem_ctx_slots[slots_used++];
-    /* Reuse the free slot after the last one reused, so a destroyed handle
-     * stays recognizable as long as can be. */
-    for (size_t i = 0; i < MPISHMEM_CTX_SLOTS; i++) {
-        struct mpishmem_ctx *c = &mpishmem_ctx_slots[slot_cursor];
-        slot_cursor = (slot_cursor + 1) % MPISHMEM_CTX_SLOTS;
-        if (c->magic != MPISHMEM_CTX_MAGIC && c->magic != MPISHMEM_CTX_DYING) {
-            memset(c, 0, sizeof *c);
-            return c;
-        }
-    }
-    return NULL;
+    return mpishmem_slot_take(&mpishmem_ctx_slots);
 }
 
 /* What a destroyed context's transfers read: a team of no PEs. */
@@ -65,8 +49,7 @@ void mpishmem_ctx_slot_retire(struct mpishmem_ctx *ctx)
 
 void mpishmem_fatal_ctx(const char *routine, shmem_ctx_t ctx)
 {
-    size_t d = (size_t)((uintptr_t)ctx - (uintptr_t)mpishmem_ctx_slots);
-    int slot = mpishmem_ctx_slots && d < slots_used * sizeof *ctx && d % sizeof *ctx == 0;
+    int slot = mpishmem_slot_start(&mpishmem_ctx_slots, ctx, mpishmem_ctx_slots.used);
     if (mpishmem_rt.state != MPISHMEM_RUNNING)
         mpishmem_fatal_state(routine);
     if (slot && (ctx->magic == MPISHMEM_CTX_DEAD || ctx->magic == MPISHMEM_CTX_DYING))

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <shmem.h>
 #include "segment.h"
+#include "slot_array.h"
 
 #define MPISHMEM_CTX_MAGIC 0x6374784cu      /* "ctxL": a live context */
 #define MPISHMEM_CTX_DEAD 0xdeadc7c7u       /* destroyed: its slot awaits reuse */
@@ -62,14 +63,13 @@ static inline int mpishmem_ctx_world_pe(shmem_ctx_t ctx, int pe)
  * destroyed context keeps MPISHMEM_CTX_DEAD until its slot is reused, which
  * happens only after every other slot has been used once. */
 #define MPISHMEM_CTX_SLOTS 262144
-extern struct mpishmem_ctx *mpishmem_ctx_slots;
+extern mpishmem_slot_array_t mpishmem_ctx_slots;
 
 static inline int mpishmem_ctx_handle_ok(shmem_ctx_t ctx)
 {
-    size_t d = (size_t)((uintptr_t)ctx - (uintptr_t)mpishmem_ctx_slots);
     return ctx == SHMEM_CTX_DEFAULT ||
-           (mpishmem_ctx_slots != NULL && d < MPISHMEM_CTX_SLOTS * sizeof *ctx &&
-            d % sizeof *ctx == 0 && ctx->magic == MPISHMEM_CTX_MAGIC);
+           (mpishmem_slot_start(&mpishmem_ctx_slots, ctx, MPISHMEM_CTX_SLOTS) &&
+            ctx->magic == MPISHMEM_CTX_MAGIC);
 }
 
 /* Says what is wrong with a handle mpishmem_ctx_handle_ok refused. */

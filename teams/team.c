@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "team.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/progress.h"
@@ -19,41 +18,21 @@
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};
 
-/* Every created team object is a slot of this array (see team.h), mapped
- * once: address space only until a slot is used. */
-struct mpishmem_team *mpishmem_team_slots;
-static size_t slots_used;   /* slots handed out at least once */
-static size_t slot_cursor;  /* where the search for a free slot resumes */
+static int team_in_use(const void *slot)
+{
+    return ((const struct mpishmem_team *)slot)->magic == MPISHMEM_TEAM_MAGIC;
+}
+
+/* Every created team object is a slot of this array (slot_array.h, team.h). */
+mpishmem_slot_array_t mpishmem_team_slots = {
+    .elem = sizeof(struct mpishmem_team), .count = MPISHMEM_TEAM_SLOTS, .in_use = team_in_use};
 /* Threads may create and destroy teams at once (SHMEM_THREAD_MULTIPLE). */
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static struct mpishmem_team *slot_find(void)
-{
-    if (mpishmem_team_slots == NULL) {
-        void *m = mmap(NULL, MPISHMEM_TEAM_SLOTS * sizeof(struct mpishmem_team),
-                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-        if (m == MAP_FAILED)
-            return NULL;
-        mpishmem_team_slots = m;
-    }
-    if (slots_used < MPISHMEM_TEAM_SLOTS)
-        return &mpishmem_team_slots[slots_used++];
-    /* Every slot has been used once: reuse the free slot that follows the
-     * last one reused, so a destroyed handle stays invalid as long as can be. */
-    for (size_t i = 0; i < MPISHMEM_TEAM_SLOTS; i++) {
-        struct mpishmem_team *t = &mpishmem_team_slots[slot_cursor];
-        slot_cursor = (slot_cursor + 1) % MPISHMEM_TEAM_SLOTS;
-        if (t->magic != MPISHMEM_TEAM_MAGIC)
-            return t;
-    }
-    return NULL;
-}
 
 static struct mpishmem_team *slot_take(void)
 {
     pthread_mutex_lock(&slot_lock);
-    struct mpishmem_team *t = slot_find();
+    struct mpishmem_team *t = mpishmem_slot_take(&mpishmem_team_slots);
     pthread_mutex_unlock(&slot_lock);
     return t;
 }

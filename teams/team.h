@@ -15,6 +15,7 @@
 #include <mpi.h>
 #include <shmem.h>
 #include "../mpi_backend/runtime.h"
+#include "../mpi_backend/slot_array.h"
 
 struct mpishmem_team {
     unsigned magic;      /* MPISHMEM_TEAM_MAGIC while the team is live */
@@ -78,14 +79,13 @@ static inline int mpishmem_team_pe_of_world(shmem_team_t team, int world)
  * after every other slot has been used, MPISHMEM_TEAM_SLOTS teams later). */
 #define MPISHMEM_TEAM_MAGIC 0x7ea3c0deu
 #define MPISHMEM_TEAM_SLOTS 65536
-extern struct mpishmem_team *mpishmem_team_slots;
+extern mpishmem_slot_array_t mpishmem_team_slots;
 
 static inline int mpishmem_team_handle_ok(shmem_team_t team)
 {
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
         return team->magic == MPISHMEM_TEAM_MAGIC;
-    size_t d = (size_t)((uintptr_t)team - (uintptr_t)mpishmem_team_slots);
-    return d < MPISHMEM_TEAM_SLOTS * sizeof *team && d % sizeof *team == 0 &&
+    return mpishmem_slot_start(&mpishmem_team_slots, team, MPISHMEM_TEAM_SLOTS) &&
            team->magic == MPISHMEM_TEAM_MAGIC;
 }
 
