@@ -17,7 +17,7 @@ INDEX = 'docs/index.md'
 
 # History belongs in CHANGELOG.md and git, not in the reference.
 FORBIDDEN = [
-    (re.compile(r'\b(?:issues?|tasks?|tickets?)\s+#?\d+', re.I), 'tracker number'),
+    (re.compile(r'\b(?:issues?|tasks?|tickets?|sessions?)\s+#?\d+', re.I), 'tracker number'),
     (re.compile(r'(?<![\w/#&])#\d+\b'), 'tracker number'),
     (re.compile(r'\b(?:19|20)\d\d-\d\d-\d\d\b'), 'date'),
 ]
