@@ -19,8 +19,22 @@ d=$(mktemp -d /tmp/mpishmem-slurm.XXXXXX) || exit 1
 pids=""
 jobs_started=""
 failed=0
+held_open_in() {
+    for f in /proc/[0-9]*/fd/*; do
+        case $(readlink "$f" 2>/dev/null) in
+            "$1"/*) p=${f#/proc/}; [ "${p%%/*}" != $$ ] && echo "${p%%/*}" ;;
+        esac
+    done | sort -u
+}
 stop_all() {
-    [ -n "$jobs_started" ] && timeout 5 scancel $jobs_started 2>/dev/null
+    # Jobs first, while slurmd can still end their processes.
+    if [ -n "$jobs_started" ]; then
+        timeout 5 scancel $jobs_started 2>/dev/null
+        timeout 10 sh -c "while [ -n \"\$(squeue -h -j $(echo $jobs_started | tr ' ' ,) 2>/dev/null)\" ]; do sleep 0.3; done"
+    fi
+    # A job step that outlived slurmctld retries its last message for
+    # minutes: ours are the processes with files open in $d.
+    [ -n "$jobs_started" ] && pids="$pids $(held_open_in "$d")"
     for p in $pids; do kill "$p" 2>/dev/null; done
     for p in $pids; do
         i=0
@@ -38,8 +52,9 @@ trap stop_all EXIT
 trap 'failed=1; exit 1' INT TERM
 fail() { echo "FAIL: $*"; failed=1; exit 1; }
 
-# Ports of our own, so a host's real Slurm (or a parallel run) is left alone.
-base=$((20000 + $$ % 20000 * 2))
+# Ports of our own, so a host's real Slurm (or a parallel run) is left
+# alone; below the kernel's ephemeral range (32768 up).
+base=$((20000 + $$ % 6000 * 2))
 host=$(hostname -s)
 export SLURM_CONF="$d/slurm.conf"
 mkdir -p "$d/state" "$d/spool"
@@ -63,7 +78,7 @@ SlurmdPidFile=$d/slurmd.pid
 SlurmctldLogFile=$d/slurmctld.log
 SlurmdLogFile=$d/slurmd.log
 SlurmdParameters=config_overrides
-ProctrackType=proctrack/pgid
+ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none
 SelectType=select/linear
@@ -91,7 +106,7 @@ slurmd -D > "$d/slurmd.out" 2>&1 &
 pids="$pids $!"
 i=0
 until [ "$(timeout 5 sinfo -h -N -o %t -n "$host" 2>/dev/null)" = idle ]; do
-    i=$((i + 1)); [ $i -gt 60 ] && fail "the node did not become idle in 30 s"; sleep 0.5
+    i=$((i + 1)); [ $i -gt 40 ] && fail "the node did not become idle in 20 s"; sleep 0.5
 done
 
 # One batch job; its output must show all 4 PEs with their left
@@ -101,14 +116,14 @@ run_job() {
     cat > "$d/$name.sh" <<EOF
 #!/bin/sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-exec timeout 40 $*
+exec timeout 25 $*
 EOF
     out="$d/$name.out"
     jid=$(timeout 10 sbatch --parsable -N1 -n4 -t 1 -D "$d" -o "$out" "$d/$name.sh") ||
         fail "$name: sbatch refused the job"
     jobs_started="$jobs_started $jid"
-    timeout 50 sh -c "until [ -z \"\$(squeue -h -j $jid 2>/dev/null)\" ]; do sleep 0.3; done" ||
-        fail "$name: job $jid did not end in 50 s"
+    timeout 30 sh -c "until [ -z \"\$(squeue -h -j $jid 2>/dev/null)\" ]; do sleep 0.3; done" ||
+        fail "$name: job $jid did not end in 30 s"
     echo "--- $name: $*"
     cat "$out"
     for pe in 0 1 2 3; do
