@@ -3,7 +3,7 @@
  * workarounds (docs/mpi-quirks.md)?  Plain MPI, no SHMEM; run with the
  * workaround off.  Prints "defect NAME: yes" or "defect NAME: no"; a crash
  * or an MPI error also means yes (quirks_applied.sh reads the exit status).
- * usage: quirk_probe minmax | rcache | cas_self | win_align
+ * usage: quirk_probe minmax | rcache | cas_self | win_align | needs_target
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -104,6 +104,34 @@ static int win_align_wrong(void)
     return all;
 }
 
+/* Does a get from a process that computes (makes no MPI call for 2 s)
+ * wait for it?  Yes when it takes over 1 s. */
+static int needs_target(void)
+{
+    static int64_t mem[8];
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Win win;
+    MPI_Win_create(mem, sizeof mem, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_lock_all(0, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int slow = 0;
+    double t0 = MPI_Wtime();
+    if (me == 1) {
+        while (MPI_Wtime() - t0 < 2.0)
+            ;
+    } else if (me == 0) {
+        int64_t v;
+        MPI_Get(&v, 1, MPI_INT64_T, 1, 0, 1, MPI_INT64_T, win);
+        MPI_Win_flush(1, win);
+        slow = MPI_Wtime() - t0 > 1.0;
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Bcast(&slow, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+    return slow;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -118,6 +146,8 @@ int main(int argc, char **argv)
         wrong = cas_self_wrong();
     else if (strcmp(q, "win_align") == 0)
         wrong = win_align_wrong();
+    else if (strcmp(q, "needs_target") == 0)
+        wrong = needs_target();
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (wrong < 0)
         fprintf(stderr, "quirk_probe: unknown probe '%s'\n", q);

@@ -43,6 +43,9 @@ d_cas=$(defect cas_self 2)
 d_minmax=$(defect minmax 1)
 d_align=$(defect win_align 2)
 echo "defects: rcache $d_rcache, cas_self $d_cas, minmax $d_minmax, win_align $d_align"
+# Reported, not checked: the answer depends on the host's shared-memory
+# transports as much as on the MPI (docs/mpi-quirks.md).
+echo "defect needs_target (osc as the library runs it): $(defect needs_target 2 $osc)"
 
 check() {
     [ "$2" = "$3" ] || { echo "FAIL: $1: applied $2, defect $3"; fail=1; }
