@@ -55,7 +55,7 @@ fail() { echo "FAIL: $*"; failed=1; exit 1; }
 # Ports of our own, so a host's real Slurm (or a parallel run) is left
 # alone; below the kernel's ephemeral range (32768 up).
 base=$((20000 + $$ % 6000 * 2))
-host=$(hostname -s)
+host=$(uname -n | cut -d. -f1) # the short name slurmd registers as
 export SLURM_CONF="$d/slurm.conf"
 mkdir -p "$d/state" "$d/spool"
 chmod 700 "$d"
