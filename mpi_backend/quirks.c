@@ -16,6 +16,9 @@
  * write), so the choice cannot be narrowed to the library's windows alone;
  * docs/performance.md ("Interop") says what remains.
  *
+ * docs/mpi-quirks.md lists each workaround, its evidence, its gate and the
+ * MPIs it applies to (test/quirks checks them against probes).
+ *
  * MPICH before 4.1 on UCX (Debian's 4.0.2 with UCX 1.13): MPI_Win_create
  * registers the memory with ucp_mem_map and takes the window's base from
  * the registration UCX returns.  With UCX's registration cache, memory
@@ -42,35 +45,52 @@
 
 static const char *applied;
 
-/* MPICH older than 4.1 on the ch4:ucx device, from the library's own
- * version string (callable before MPI_Init; the MPI at run time may be
- * newer than the headers we were built with). */
-static int mpich_ucx_window_base_defect_possible(void)
+static unsigned applied_mask;
+
+/* The MPI library's family and version at run time, from its version
+ * string (a query allowed before MPI_Init; the MPI may be newer than the
+ * headers we were built with).  0 when not of that family. */
+static int mpi_version_of(const char *marker, int *major, int *minor, int *has_ucx)
 {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, major = 0, minor = 0;
+    int len = 0;
     MPI_Get_library_version(v, &len); /* unchecked: a query, allowed before MPI_Init */
-    const char *ver = strstr(v, "MPICH Version:");
-    if (ver == NULL || strstr(v, "ch4:ucx") == NULL ||
-        sscanf(ver + strlen("MPICH Version:"), " %d.%d", &major, &minor) != 2)
-        return 0;
-    return major < 4 || (major == 4 && minor < 1);
+    const char *ver = strstr(v, marker);
+    *has_ucx = strstr(v, "ch4:ucx") != NULL;
+    return ver != NULL && sscanf(ver + strlen(marker), " %d.%d", major, minor) == 2;
+}
+
+/* MPICH 4.0.x and older on the ch4:ucx device (fixed in 4.1). */
+static int mpich_ucx_window_base_defect_possible(void)
+{
+    int major, minor, ucx;
+    return mpi_version_of("MPICH Version:", &major, &minor, &ucx) && ucx &&
+           (major < 4 || (major == 4 && minor < 1));
+}
+
+/* Open MPI 4.x and older: osc/rdma, its default one-sided component for
+ * windows over existing memory, fails compare-and-swap on the calling
+ * process and windows over one process. */
+static int open_mpi_4_osc_rdma(void)
+{
+    int major, minor, ucx;
+    return mpi_version_of("Open MPI v", &major, &minor, &ucx) && major <= 4;
 }
 
 void mpishmem_quirks_before_mpi_init(void)
 {
     if (mpich_ucx_window_base_defect_possible() && mpishmem_env("UCX_RCACHE_ENABLE") == NULL) {
         setenv("UCX_RCACHE_ENABLE", "n", 0);
+        applied_mask |= MPISHMEM_QUIRK_UCX_RCACHE_OFF;
         applied = "UCX_RCACHE_ENABLE=n set by shmem_init before it started MPI (MPICH < 4.1 on "
                   "UCX gives a window inside registered memory a wrong base: pmodels/mpich#6140)";
     }
-#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
-    if (mpishmem_env("OMPI_MCA_osc") == NULL) {
+    if (open_mpi_4_osc_rdma() && mpishmem_env("OMPI_MCA_osc") == NULL) {
         setenv("OMPI_MCA_osc", "ucx,sm", 0);
+        applied_mask |= MPISHMEM_QUIRK_OMPI_OSC_UCX;
         applied = "OMPI_MCA_osc=ucx,sm set by shmem_init before it started MPI (Open MPI 4 "
                   "osc/rdma fails 64-bit compare-and-swap on the calling process)";
     }
-#endif
 }
 
 /* Debian's Open MPI 4 leaves only osc/rdma for windows over existing
@@ -80,15 +100,12 @@ void mpishmem_quirks_before_mpi_init(void)
  * alone, so we say how to change it. */
 const char *mpishmem_quirks_window_advice(int we_started_mpi)
 {
-#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
-    if (!we_started_mpi && mpishmem_env("OMPI_MCA_osc") == NULL)
+    if (!we_started_mpi && open_mpi_4_osc_rdma() &&
+        mpishmem_env("OMPI_MCA_osc") == NULL)
         return "; the program started MPI itself with Open MPI 4's default one-sided "
                "component (osc/rdma), which cannot make windows here: run it with "
                "OMPI_MCA_osc=ucx,sm in the environment (or mpiexec --mca osc ucx,sm), "
                "or let shmem_init start MPI (docs/performance.md, Interop)";
-#else
-    (void)we_started_mpi;
-#endif
     return "";
 }
 
@@ -125,4 +142,9 @@ void mpishmem_quirks_after_mpi_init(int we_started_mpi, int my_pe)
 const char *mpishmem_quirks_applied(void)
 {
     return applied;
+}
+
+unsigned mpishmem_quirks_mask(void)
+{
+    return applied_mask;
 }

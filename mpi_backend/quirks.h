@@ -21,4 +21,11 @@ const char *mpishmem_quirks_window_advice(int we_started_mpi);
 /* A description of the workaround applied, or NULL. */
 const char *mpishmem_quirks_applied(void);
 
+/* Which of these shmem_init applied (docs/mpi-quirks.md; test/quirks). */
+enum {
+    MPISHMEM_QUIRK_UCX_RCACHE_OFF = 1, /* UCX_RCACHE_ENABLE=n: MPICH < 4.1 on UCX */
+    MPISHMEM_QUIRK_OMPI_OSC_UCX = 2    /* OMPI_MCA_osc=ucx,sm: Open MPI 4 */
+};
+unsigned mpishmem_quirks_mask(void);
+
 #endif

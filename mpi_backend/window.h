@@ -39,8 +39,9 @@ int mpishmem_window_create_device(mpishmem_segment_t *s, const char *name, void 
  * data) at [base, base+size), with no window yet: the caller maps the
  * node's PEs into s->peer[], sets s->amo_cpu when every PE maps every
  * other, then opens the windows.  base is rounded down to a page so the
- * window base is aligned (MPICH 4.0 misplaces puts into windows whose base
- * is not 16-byte aligned).  Local. */
+ * window base is aligned (MPICH 4.0 with UCX's registration cache on
+ * misplaces puts into windows whose base is not 16-byte aligned:
+ * docs/mpi-quirks.md).  Local. */
 int mpishmem_window_create_static(mpishmem_segment_t *s, const char *name, void *base,
                                   size_t size);
 /* Its windows: over the world, or over this PE alone when s->amo_cpu (no
