@@ -17,13 +17,18 @@ module_run()
         sh -c ". '$lmod_init' && module use '$1' && module load mpishmem/$version && $2"
 }
 mods=$prefix/share/modulefiles
+module_t0=$(date +%s)
 if [ -r "$lmod_init" ]; then
     step "Lmod loads mpishmem/$version: oshcc and oshrun in PATH are ours" module_run "$mods" \
         "test \"\$(command -v oshcc)\" = '$prefix/bin/oshcc' &&
          test \"\$(command -v oshrun)\" = '$prefix/bin/oshrun'"
+    # Open MPI's own oshcc/oshrun in /usr/bin would build and run it too:
+    # the program must hold our library.
     # shellcheck disable=SC2086
-    step "in the loaded environment oshcc builds ring.c and oshrun runs it on 2 PEs" module_run "$mods" \
-        "cd '$tmp' && oshcc '$ring' -o mod_ring &&
+    step "in the loaded environment oshcc builds ring.c on our library and oshrun runs it on 2 PEs" \
+        module_run "$mods" \
+        "test \"\$(command -v oshrun)\" = '$prefix/bin/oshrun' && cd '$tmp' &&
+         oshcc '$ring' -o mod_ring && nm mod_ring | grep -q ' T pshmem_init\$' &&
          timeout 120 oshrun $runflags -n 2 ./mod_ring | grep -q 'OK: 2 PEs'"
     step "pkg-config finds mpishmem $version; CMAKE_PREFIX_PATH and MPISHMEM_ROOT are the prefix" \
         module_run "$mods" \
@@ -38,7 +43,8 @@ if [ -r "$lmod_init" ]; then
     step "the Tcl modulefile (Lmod reads it): oshcc builds ring.c, oshrun runs it" \
         module_run "$tmp/tclmods" \
         "test \"\$(command -v oshcc)\" = '$prefix/bin/oshcc' && cd '$tmp' &&
-         oshcc '$ring' -o tcl_ring && timeout 120 oshrun $runflags -n 2 ./tcl_ring | grep -q 'OK: 2 PEs'"
+         oshcc '$ring' -o tcl_ring && nm tcl_ring | grep -q ' T pshmem_init\$' && timeout 120 oshrun $runflags -n 2 ./tcl_ring | grep -q 'OK: 2 PEs'"
 else
     step "Lmod is installed ($lmod_init; test/deps.sh installs lmod)" false
 fi
+echo "modulefile steps: $(($(date +%s) - module_t0)) s"
