@@ -40,8 +40,8 @@ check "CHANGELOG.md's first section is '## Unreleased'" sh -c \
 sed -n '/^## Compatibility/,/^## /p' "$readme" >"$tmp/compat"
 check "README.md has a Compatibility section naming libmpishmem.so.$major" \
     grep -q "libmpishmem\.so\.$major\b" "$tmp/compat"
-check "README.md names no other SONAME" sh -c \
-    "! grep -o 'libmpishmem\.so\.[0-9][0-9]*' '$readme' | grep -vqx 'libmpishmem\.so\.$major'"
+check "README.md and docs/*.md name no other SONAME" sh -c \
+    "! cat '$readme' '$src'/docs/*.md | grep -o 'libmpishmem\.so\.[0-9][0-9]*' | grep -vqx 'libmpishmem\.so\.$major'"
 check "README.md's find_package asks for major version $major" sh -c \
     "grep -q 'find_package(mpishmem $major\.' '$readme'"
 
