@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154  # its variables are install_tools.sh's
 # Sourced by install_tools.sh after the install into $prefix: the installed
 # modulefiles, loaded by Lmod (Debian's lmod, test/deps.sh), give an
 # environment in which oshcc and oshrun build and run a program, pkg-config
