@@ -100,6 +100,12 @@ else
     echo "=== CUDA toolkit not installed: CUDA-enabled build skipped"
 fi
 
+# The release tarball (meson dist of HEAD) configures, builds, installs and
+# runs an example from a clean directory: one MPI, about 1-3 min.
+dist_mpi=${MPISHMEM_MPIS:-mpich}
+dist_mpi=${dist_mpi%% *}
+count "dist tarball check ($dist_mpi)" sh test/dist_check.sh "$dist_mpi"
+
 # Threaded contexts under ThreadSanitizer (MPICH).
 case " ${MPISHMEM_MPIS:-mpich openmpi} " in
     *" mpich "*) count "ThreadSanitizer, threaded ctx tests" sh test/tsan.sh ;;

@@ -12,12 +12,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHMEM_SYMMETRIC
 unset PKG_CONFIG_PATH SHMEM_DEBUG MPISHMEM_CC MPISHMEM_CXX MPISHMEM_LINK MPISHMEM_MPIEXEC
 . "$MESON_SOURCE_ROOT/test/install_common.sh"
 install_into_prefix
+# The SONAME's number: meson.build's major version (README, Compatibility).
+version=$(sed -n "s/^  version : '\\(.*\\)',\$/\\1/p" "$MESON_SOURCE_ROOT/meson.build")
+so=libmpishmem.so.${version%%.*}
 for f in bin/oshcc bin/oshc++ bin/oshrun bin/mpishmem-info include/pshmem.h \
          lib/libmpishmem.a lib/pkgconfig/mpishmem.pc lib/pkgconfig/mpishmem-shared.pc; do
     step "installed $f" test -e "$prefix/$f"
 done
 step "installed lib/mpishmem/libmpishmem.so with a soname" sh -c \
-    "objdump -p '$prefix/lib/mpishmem/libmpishmem.so' | grep -q 'SONAME *libmpishmem.so.0'"
+    "objdump -p '$prefix/lib/mpishmem/libmpishmem.so' | grep -q 'SONAME *$so\$'"
 # -L<prefix>/lib -lmpishmem must find the archive (the design card's line).
 step "no shared library in lib/ itself" sh -c "! ls '$prefix'/lib/libmpishmem.so* 2>/dev/null"
 
@@ -48,7 +51,7 @@ step "oshc++ builds and runs a C++ program" sh -c \
 step "MPISHMEM_CC picks the compiler" sh -c \
     "MPISHMEM_CC=echo oshcc x.c | grep -q -- '-I$prefix/include x.c $prefix/lib/libmpishmem.a'"
 step "MPISHMEM_LINK=shared links libmpishmem.so" sh -c \
-    "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/mpishmem/libmpishmem.so.0' &&
+    "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/mpishmem/$so' &&
      timeout 120 oshrun $runflags -n 2 '$tmp/ring_so' | grep -q 'OK: 2 PEs'"
 pc()
 {
@@ -99,7 +102,7 @@ if command -v cmake >/dev/null 2>&1; then
              timeout 120 oshrun $runflags -n 4 '$tmp/cmake/globals_static' | grep -q 'OK: 4 PEs'" &&
         # shellcheck disable=SC2086
         step "mpishmem::mpishmem_shared: lib/mpishmem/libmpishmem.so by rpath, 4 PEs" sh -c \
-            "ldd '$tmp/cmake/globals_shared' | grep -q '$prefix/lib/mpishmem/libmpishmem.so.0' &&
+            "ldd '$tmp/cmake/globals_shared' | grep -q '$prefix/lib/mpishmem/$so' &&
              timeout 120 env -u LD_LIBRARY_PATH oshrun $runflags -n 4 '$tmp/cmake/globals_shared' | grep -q 'OK: 4 PEs'"
     case $MPI_FLAVOR in
         mpich) other=mpicc.openmpi ;;
@@ -120,4 +123,6 @@ step "mpishmem-info runs without mpiexec" sh -c "timeout 120 mpishmem-info | gre
 for page in oshrun oshcc mpishmem-info shmem_put shmem_long_put shmem_pcontrol shmem_init; do
     step "man $page" sh -c "MANPATH=$prefix/share/man man -P cat $page 2>/dev/null | grep -q 'mpishmem [0-9]'"
 done
+# The modulefiles, loaded by Lmod (test/tools/modulefile_steps.sh).
+. "$MESON_SOURCE_ROOT/test/tools/modulefile_steps.sh"
 finish
