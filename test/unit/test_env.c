@@ -1,10 +1,11 @@
-/* Parsing of environment variable values (lib/env.c), without MPI. */
+/* Parsing of environment variable values (mpi_backend/env_parse.c, env_check.c), without MPI. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include "lib/env.h"
+#include "mpi_backend/env_parse.h"
+#include "mpi_backend/env_check.h"
 #include "mpi_backend/env_read.h"
 
 /* A value that must parse to `want`. */
