@@ -34,7 +34,7 @@ typedef struct mpishmem_settings {
 #define MPISHMEM_DEFAULT_CTX_LANES 4
 
 /* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
- * unset or empty; any other value stops the job naming the variable. */
+ * unset or empty (mpishmem_read_settings has checked every value). */
 int mpishmem_read_bool(const char *const *names, int dflt);
 /* MPISHMEM_SIZE_SETTING_MAX: mpi_backend/env_parse.h. */
 /* The size variable `var` set to `text`, parsed, or stop shmem_init with a

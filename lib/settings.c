@@ -35,35 +35,24 @@ static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
 static const char *const progress_vars[] = {"MPISHMEM_PROGRESS_THREAD", NULL};
 static const char *const amo_am_vars[] = {"MPISHMEM_AMO_AM", NULL};
 
-/* MPISHMEM_CTX_LANES: an integer in [0, MPISHMEM_MAX_LANES - 1]. */
+/* MPISHMEM_CTX_LANES: an integer in its row's range, checked already. */
 static int read_lanes(void)
 {
     const char *v = mpishmem_getenv_first(lanes_vars, NULL);
     if (v == NULL || *v == '\0')
         return MPISHMEM_DEFAULT_CTX_LANES;
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end != '\0' || n < 0 || n > MPISHMEM_MAX_LANES - 1)
-        mpishmem_fatal("shmem_init", "MPISHMEM_CTX_LANES='%s' is not an integer in [0, %d]",
-                       mpishmem_env_shown(v),
-                       MPISHMEM_MAX_LANES - 1);
-    return (int)n;
+    return (int)strtol(v, NULL, 10);
 }
 
 /* Every boolean variable follows one rule (docs/environment.md): true is
  * 1/y/yes/true/on, false is 0/n/no/false/off (any case); unset or empty
- * means the default; anything else stops shmem_init naming the variable. */
+ * means the default.  Anything else has stopped shmem_init already
+ * (mpishmem_env_check_all). */
 int mpishmem_read_bool(const char *const *names, int dflt)
 {
-    const char *which = NULL;
-    const char *v = mpishmem_getenv_first(names, &which);
-    if (v == NULL || *v == '\0')
-        return dflt;
-    int b = mpishmem_parse_bool(v);
-    if (b < 0)
-        mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
-                       "true/false or on/off)", which, mpishmem_env_shown(v));
-    return b;
+    const char *v = mpishmem_getenv_first(names, NULL);
+    int b = v == NULL ? -1 : mpishmem_parse_bool(v);
+    return v == NULL || *v == '\0' || b < 0 ? dflt : b;
 }
 
 size_t mpishmem_size_setting(const char *var, const char *text)
