@@ -3,9 +3,11 @@
  *
  * shmem_init: [the GPU, when a GPU space is wanted and we start MPI] ->
  * MPI (ours or the user's) -> private communicators -> settings
- * from the environment, checked to agree on every PE -> devices and the
- * default space -> symmetric heap and global-data windows -> predefined
- * teams -> predefined spaces -> barrier.
+ * from the environment, each checked against its row of the settings table
+ * and checked to agree on every PE -> the node (node_map.c) -> the plan of
+ * routes (init_plan.c) -> devices and the default space -> symmetric heap
+ * and global-data windows -> predefined teams -> predefined spaces -> the
+ * progress thread and AMO route -> barrier.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
