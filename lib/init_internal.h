@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <mpi.h>
 #include "../spaces/space_settings.h"
+#include "../mpi_backend/env_parse.h"
 
 typedef struct mpishmem_settings {
     size_t heap_size;
@@ -23,6 +26,7 @@ typedef struct mpishmem_settings {
     int print_version;
     int print_info;
     int ctx_lanes;               /* extra windows per segment for contexts */
+    int barrier;                 /* MPISHMEM_BARRIER: enum mpishmem_barrier_setting */
     int heap_size_set;           /* SHMEM_SYMMETRIC_SIZE (or SMA_) was given */
     mpishmem_space_settings_t spaces;
 } mpishmem_settings_t;
@@ -30,10 +34,9 @@ typedef struct mpishmem_settings {
 #define MPISHMEM_DEFAULT_CTX_LANES 4
 
 /* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
- * unset or empty; any other value stops the job naming the variable. */
+ * unset or empty (mpishmem_read_settings has checked every value). */
 int mpishmem_read_bool(const char *const *names, int dflt);
-/* The largest size setting (PTRDIFF_MAX, as for any C object). */
-#define MPISHMEM_SIZE_SETTING_MAX ((size_t)PTRDIFF_MAX)
+/* MPISHMEM_SIZE_SETTING_MAX: mpi_backend/env_parse.h. */
 /* The size variable `var` set to `text`, parsed, or stop shmem_init with a
  * message that quotes text as given: malformed, or too large. */
 size_t mpishmem_size_setting(const char *var, const char *text);
@@ -53,6 +56,30 @@ void mpishmem_read_space_settings(mpishmem_space_settings_t *sp);
  * space, read before MPI starts (malformed values are reported later). */
 int mpishmem_peek_gpu_wanted(void);
 void mpishmem_agree_space_settings(const mpishmem_settings_t *set);
+/* The node communicator and map (node_map.c); whether every PE runs on
+ * this machine (set by it). */
+void mpishmem_map_node(void);
+int mpishmem_job_on_one_machine(void);
+/* The plan of routes (init_plan.c): waiting, lanes and the barrier from
+ * the settings and the node (*cores: the node's); then, once the heap and
+ * global data exist, the progress thread and the AMO route. */
+void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores);
+void mpishmem_plan_after_heap(const mpishmem_settings_t *set, int mpi_provided, int cores);
+/* Stop the job when a PE leaves while running, unless intended (exit_check.c). */
+void mpishmem_exit_check_register(void);
+void mpishmem_exit_intended(void);
+
+/* MPI's text for an error code: messages never show a bare number. */
+typedef struct { char s[MPI_MAX_ERROR_STRING]; } mpishmem_mpi_text_t;
+static inline mpishmem_mpi_text_t mpishmem_mpi_text(int rc)
+{
+    mpishmem_mpi_text_t t;
+    int len = 0;
+    if (MPI_Error_string(rc, t.s, &len) != MPI_SUCCESS)
+        snprintf(t.s, sizeof t.s, "unknown MPI error");
+    return t;
+}
+
 /* SHMEM_VERSION / SHMEM_INFO output, from PE 0. */
 void mpishmem_report_settings(const mpishmem_settings_t *set);
 

@@ -8,8 +8,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <shmem.h>
-#include "env.h"
+#include "../mpi_backend/env_parse.h"
+#include "../mpi_backend/env_check.h"
+#include "../mpi_backend/env_read.h"
+#include "../mpi_backend/route_plan.h"
 #include "../mpi_backend/error.h"
 #include "init_internal.h"
 #include "../mpi_backend/runtime.h"
@@ -30,35 +35,24 @@ static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
 static const char *const progress_vars[] = {"MPISHMEM_PROGRESS_THREAD", NULL};
 static const char *const amo_am_vars[] = {"MPISHMEM_AMO_AM", NULL};
 
-/* MPISHMEM_CTX_LANES: an integer in [0, MPISHMEM_MAX_LANES - 1]. */
+/* MPISHMEM_CTX_LANES: an integer in its row's range, checked already. */
 static int read_lanes(void)
 {
     const char *v = mpishmem_getenv_first(lanes_vars, NULL);
     if (v == NULL || *v == '\0')
         return MPISHMEM_DEFAULT_CTX_LANES;
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end != '\0' || n < 0 || n > MPISHMEM_MAX_LANES - 1)
-        mpishmem_fatal("shmem_init", "MPISHMEM_CTX_LANES='%s' is not an integer in [0, %d]",
-                       mpishmem_env_shown(v),
-                       MPISHMEM_MAX_LANES - 1);
-    return (int)n;
+    return (int)strtol(v, NULL, 10);
 }
 
 /* Every boolean variable follows one rule (docs/environment.md): true is
  * 1/y/yes/true/on, false is 0/n/no/false/off (any case); unset or empty
- * means the default; anything else stops shmem_init naming the variable. */
+ * means the default.  Anything else has stopped shmem_init already
+ * (mpishmem_env_check_all). */
 int mpishmem_read_bool(const char *const *names, int dflt)
 {
-    const char *which = NULL;
-    const char *v = mpishmem_getenv_first(names, &which);
-    if (v == NULL || *v == '\0')
-        return dflt;
-    int b = mpishmem_parse_bool(v);
-    if (b < 0)
-        mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
-                       "true/false or on/off)", which, mpishmem_env_shown(v));
-    return b;
+    const char *v = mpishmem_getenv_first(names, NULL);
+    int b = v == NULL ? -1 : mpishmem_parse_bool(v);
+    return v == NULL || *v == '\0' || b < 0 ? dflt : b;
 }
 
 size_t mpishmem_size_setting(const char *var, const char *text)
@@ -85,8 +79,25 @@ int mpishmem_peek_progress_thread(void)
     return b < 0 ? -1 : b;
 }
 
+/* MPISHMEM_BARRIER, checked already: its word's index in the row's list. */
+static int read_barrier(void)
+{
+    static const char *const words[] = {"auto", "shm", "mpi", "shm-central",
+                                        "shm-dissemination"};
+    const char *v = mpishmem_env("MPISHMEM_BARRIER");
+    for (int i = 0; v && *v && i < (int)(sizeof words / sizeof *words); i++)
+        if (strcasecmp(v, words[i]) == 0)
+            return i;
+    return MPISHMEM_BARRIER_AUTO;
+}
+
 void mpishmem_read_settings(mpishmem_settings_t *set)
 {
+    /* Every variable of ours against its row first: a bad value of any,
+     * whenever the code that uses it would run, stops the start here. */
+    char why[512];
+    if (mpishmem_env_check_all(why, sizeof why) != 0)
+        mpishmem_fatal("shmem_init", "%s", why);
     const char *which = NULL;
     const char *v = mpishmem_getenv_first(size_vars, &which);
     set->heap_size = MPISHMEM_DEFAULT_HEAP_SIZE;
@@ -109,6 +120,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->print_version = mpishmem_read_bool(version_vars, 0);
     set->print_info = mpishmem_read_bool(info_vars, 0);
     set->ctx_lanes = read_lanes();
+    set->barrier = read_barrier();
 }
 
 void mpishmem_agree_settings(const mpishmem_settings_t *set)
@@ -179,6 +191,7 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                mpishmem_progress_thread_running() ? "running" : "not running",
                set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",
                mpishmem_amo_am_on ? "requests" : "MPI atomics");
+        mpishmem_plan_print(stdout);
         mpishmem_spaces_report();
         mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <shmem.h>
-#include "env.h"
+#include "../mpi_backend/env_parse.h"
 #include "../mpi_backend/error.h"
 #include "init_internal.h"
 #include "../mpi_backend/runtime.h"

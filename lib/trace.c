@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "context.h"
-#include "env.h"
+#include "../mpi_backend/env_parse.h"
 #include "../mpi_backend/error.h"
 #include "trace.h"
 #include "../mpi_backend/env_read.h"

@@ -112,32 +112,4 @@ void mpishmem_fatal_strided(const char *routine, int is_put, ptrdiff_t tst, ptrd
                    "too large?)", sname, stride, count, array, elem);
 }
 
-static int is_control(unsigned char c)
-{
-    return c < 0x20 || c == 0x7f;
-}
-
-const char *mpishmem_env_shown(const char *v)
-{
-    if (v == NULL)
-        return NULL;
-    size_t len = 0, controls = 0;
-    for (const unsigned char *p = (const unsigned char *)v; *p; p++, len++)
-        controls += is_control(*p);
-    if (controls == 0)
-        return v;
-    char *s = malloc(len + 3 * controls + 1); /* each control: 1 byte -> 4 */
-    if (s == NULL)
-        return "(a value with control characters)";
-    char *q = s;
-    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-        if (is_control(*p)) {
-            snprintf(q, 5, "\\x%02x", *p);
-            q += 4;
-        } else {
-            *q++ = (char)*p;
-        }
-    }
-    *q = '\0';
-    return s;
-}
+/* mpishmem_env_shown: env_parse.c. */

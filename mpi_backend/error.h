@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "runtime.h"
+#include "env_parse.h"
 
 /* Stops the whole job with status 1 once the message is on stderr. */
 void mpishmem_stop_job(void) __attribute__((noreturn, cold));
@@ -117,11 +118,6 @@ static inline size_t mpishmem_strided_extent(size_t nblocks, ptrdiff_t stride, s
     return span;
 }
 
-/* An environment value as a message may echo it to a terminal: v itself
- * when it has no control characters, otherwise a copy with each byte below
- * 0x20 and 0x7f written as \xNN (so "a<ESC>[2J" shows as "a\x1b[2J" instead
- * of clearing the screen).  The copy is never freed: use it only for
- * messages that stop the job or are printed once.  NULL stays NULL. */
-const char *mpishmem_env_shown(const char *v);
+/* mpishmem_env_shown: env_parse.h. */
 
 #endif

@@ -16,6 +16,7 @@
 #include "runtime.h"
 #include "launcher_env.h"
 #include "error.h"
+#include "route_plan.h"
 
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
@@ -44,12 +45,8 @@
  * oversubscribed, so polling each step doubled every wait (barrier_all at
  * 4 PEs on 2 cores: 3.6 us polling each step, 1.5-1.6 us every 4th).
  * MPICH serves RMA aimed at this PE only while it polls
- * (MPISHMEM_RMA_NEEDS_TARGET), so it polls on every step. */
-#if MPISHMEM_RMA_NEEDS_TARGET
-#define YIELD_STEPS_PER_MPI_POLL 1u
-#else
-#define YIELD_STEPS_PER_MPI_POLL 4u
-#endif
+ * (mpishmem_plan.rma_needs_target), so it polls on every step. */
+#define YIELD_STEPS_PER_MPI_POLL (mpishmem_plan.rma_needs_target ? 1u : 4u)
 
 unsigned long mpishmem_mpi_activity;
 

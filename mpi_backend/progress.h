@@ -27,19 +27,15 @@ static inline void mpishmem_note_mpi_activity(void)
                      __ATOMIC_RELAXED);
 }
 
-/* Whether RMA between processes of one node needs the target inside MPI.
+/* Whether RMA between processes of one node needs the target inside MPI
+ * is mpishmem_plan.rma_needs_target (route_plan.h), from the MPI that runs.
  * MPICH (ch4) serves operations on MPI_Win_create windows by active
  * messages, so an origin spinning inside MPI_Win_flush or a blocking
  * MPI_Get waits until the target is scheduled; Open MPI's osc/ucx reaches
  * on-node memory without it (there the same waits measured faster left
- * inside MPI).  When PEs outnumber cores and this is 1
+ * inside MPI).  When PEs outnumber cores and it holds
  * (mpishmem_rt.wait_by_request), gets, fetching AMOs and flushes wait by
  * polling requests and giving the core away (completion.c). */
-#ifdef MPICH_VERSION
-#define MPISHMEM_RMA_NEEDS_TARGET 1
-#else
-#define MPISHMEM_RMA_NEEDS_TARGET 0
-#endif
 
 /* Requests from other PEs that this PE serves while it waits: GPU agent
  * work (gpu_path.h) and AMO requests (amo_am.h). */

@@ -19,35 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GRAN_SHIFT 6
-#define GRAN ((size_t)1 << GRAN_SHIFT)
-#define SL_BITS 5
-#define SL_COUNT (1u << SL_BITS)
-#define FL_COUNT 64 /* more than enough first-level classes for 64-bit size_t */
-#define NIL UINT32_MAX
-/* How many entries of the exact-size list to inspect when the good-fit
- * search fails; keeps alloc O(1) while still finding e.g. a whole-heap block. */
-#define FALLBACK_SCAN 16
-
-typedef struct {
-    size_t off, size;
-    uint32_t prev_phys, next_phys; /* physical neighbours, NIL at the ends */
-    uint32_t prev_free, next_free; /* free list; next_free also chains spares */
-    uint32_t left, right;          /* treap children while live */
-    uint32_t prio;                 /* treap priority while live */
-    unsigned char is_free;
-} blk_t;
-
-struct mpishmem_allocator {
-    size_t capacity, bytes_used, live_blocks, free_blocks;
-    blk_t *b;                   /* descriptor pool, indexed by uint32_t */
-    uint32_t nb, cap_b;         /* pool slots ever used / allocated */
-    uint32_t spare, nspare;     /* recycled descriptors (LIFO) */
-    uint32_t root;              /* treap of live blocks */
-    uint64_t fl_map;            /* bit fl set <=> sl_map[fl] != 0 */
-    uint32_t sl_map[FL_COUNT];  /* bit sl set <=> heads[fl][sl] != NIL */
-    uint32_t heads[FL_COUNT][SL_COUNT];
-};
+#include "allocator_internal.h"
 
 /* ---- bit helpers ---- */
 
@@ -93,15 +65,6 @@ static void mapping(size_t u, int *fl, int *sl)
     int t = log2_floor(u);
     *fl = t - SL_BITS + 1;
     *sl = (int)((u >> (t - SL_BITS)) - SL_COUNT);
-}
-
-/* Fixed integer mix: spreads offsets into treap priorities reproducibly. */
-static uint32_t prio_of(size_t off)
-{
-    uint64_t x = (uint64_t)off + 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return (uint32_t)(x ^ (x >> 31));
 }
 
 /* Padding needed to move off up to a multiple of align (no overflow). */
@@ -242,72 +205,6 @@ static void absorb_next(mpishmem_allocator_t *a, uint32_t i)
     desc_release(a, j);
 }
 
-/* ---- treap of live blocks (keys are distinct offsets) ---- */
-
-static uint32_t tr_insert(blk_t *b, uint32_t t, uint32_t n)
-{
-    if (t == NIL) return n;
-    if (b[n].off < b[t].off) {
-        uint32_t l = b[t].left = tr_insert(b, b[t].left, n);
-        if (b[l].prio > b[t].prio) {
-            b[t].left = b[l].right;
-            b[l].right = t;
-            return l;
-        }
-    } else {
-        uint32_t r = b[t].right = tr_insert(b, b[t].right, n);
-        if (b[r].prio > b[t].prio) {
-            b[t].right = b[r].left;
-            b[r].left = t;
-            return r;
-        }
-    }
-    return t;
-}
-
-static uint32_t tr_join(blk_t *b, uint32_t l, uint32_t r)
-{
-    if (l == NIL) return r;
-    if (r == NIL) return l;
-    if (b[l].prio > b[r].prio) {
-        b[l].right = tr_join(b, b[l].right, r);
-        return l;
-    }
-    b[r].left = tr_join(b, l, b[r].left);
-    return r;
-}
-
-/* Removes the node with key off, which must be present. */
-static uint32_t tr_remove(blk_t *b, uint32_t t, size_t off)
-{
-    if (b[t].off == off) return tr_join(b, b[t].left, b[t].right);
-    if (off < b[t].off) b[t].left = tr_remove(b, b[t].left, off);
-    else b[t].right = tr_remove(b, b[t].right, off);
-    return t;
-}
-
-/* Live block with the greatest offset <= off, or NIL. */
-static uint32_t tr_floor(const mpishmem_allocator_t *a, size_t off)
-{
-    uint32_t t = a->root, best = NIL;
-    while (t != NIL) {
-        if (a->b[t].off <= off) {
-            best = t;
-            if (a->b[t].off == off) break;
-            t = a->b[t].right;
-        } else {
-            t = a->b[t].left;
-        }
-    }
-    return best;
-}
-
-static uint32_t tr_find(const mpishmem_allocator_t *a, size_t off)
-{
-    uint32_t t = tr_floor(a, off);
-    return (t != NIL && a->b[t].off == off) ? t : NIL;
-}
-
 /* ---- public API ---- */
 
 mpishmem_allocator_t *mpishmem_allocator_create(size_t capacity)
@@ -372,8 +269,8 @@ size_t mpishmem_allocator_alloc(mpishmem_allocator_t *a, size_t size,
 
     blk_t *b = a->b;
     b[i].left = b[i].right = NIL;
-    b[i].prio = prio_of(b[i].off);
-    a->root = tr_insert(b, a->root, i);
+    b[i].prio = mpishmem_alloc_prio_of(b[i].off);
+    a->root = mpishmem_alloc_tr_insert(b, a->root, i);
     a->bytes_used += sz;
     a->live_blocks++;
     return b[i].off;
@@ -382,10 +279,10 @@ size_t mpishmem_allocator_alloc(mpishmem_allocator_t *a, size_t size,
 int mpishmem_allocator_free(mpishmem_allocator_t *a, size_t offset)
 {
     if (!a) return -1;
-    uint32_t i = tr_find(a, offset);
+    uint32_t i = mpishmem_alloc_tr_find(a, offset);
     if (i == NIL) return -1;
     blk_t *b = a->b;
-    a->root = tr_remove(b, a->root, offset);
+    a->root = mpishmem_alloc_tr_remove(b, a->root, offset);
     a->bytes_used -= b[i].size;
     a->live_blocks--;
 
@@ -408,7 +305,7 @@ size_t mpishmem_allocator_usable_size(const mpishmem_allocator_t *a,
                                       size_t offset)
 {
     if (!a) return 0;
-    uint32_t i = tr_find(a, offset);
+    uint32_t i = mpishmem_alloc_tr_find(a, offset);
     return i == NIL ? 0 : a->b[i].size;
 }
 
@@ -416,7 +313,7 @@ int mpishmem_allocator_resize_in_place(mpishmem_allocator_t *a, size_t offset,
                                        size_t new_size)
 {
     if (!a || new_size == 0 || new_size > a->capacity) return -1;
-    uint32_t i = tr_find(a, offset);
+    uint32_t i = mpishmem_alloc_tr_find(a, offset);
     if (i == NIL) return -1;
     size_t sz = (new_size + GRAN - 1) & ~(GRAN - 1);
     size_t cur = a->b[i].size;
@@ -460,7 +357,7 @@ int mpishmem_allocator_contains(const mpishmem_allocator_t *a, size_t offset,
                                 size_t len)
 {
     if (!a || offset + len < offset) return 0;
-    uint32_t i = tr_floor(a, offset);
+    uint32_t i = mpishmem_alloc_tr_floor(a, offset);
     if (i == NIL) return 0;
     size_t end = a->b[i].off + a->b[i].size;
     return offset < end && len <= end - offset;
@@ -470,7 +367,7 @@ int mpishmem_allocator_block_of(const mpishmem_allocator_t *a, size_t offset,
                                 size_t *start, size_t *size)
 {
     if (!a) return 0;
-    uint32_t i = tr_floor(a, offset);
+    uint32_t i = mpishmem_alloc_tr_floor(a, offset);
     if (i == NIL || offset - a->b[i].off >= a->b[i].size) return 0;
     *start = a->b[i].off;
     *size = a->b[i].size;

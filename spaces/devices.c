@@ -21,6 +21,7 @@
 #include "../mpi_backend/error.h"
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/env_read.h"
+#include "../mpi_backend/env_parse.h"
 
 #if MPISHMEM_HAVE_MPI_EXT
 #include <mpi-ext.h> /* Open MPI declares MPIX_Query_cuda_support here */
@@ -28,61 +29,14 @@
 
 mpishmem_devices_t mpishmem_devices = {.cpu_visible = 1, .gpu_filter_all = 1, .gpu = -1};
 
-/* One token of the list; 0 if understood. */
-static int parse_token(const char *t, size_t len, mpishmem_devices_t *d)
-{
-    if (len == 3 && strncasecmp(t, "cpu", 3) == 0) {
-        d->cpu_visible = 1;
-        return 0;
-    }
-    if (len == 3 && strncasecmp(t, "all", 3) == 0) {
-        d->cpu_visible = d->gpu_filter_all = 1;
-        return 0;
-    }
-    if (len == 4 && strncasecmp(t, "none", 4) == 0)
-        return 0;
-    if (len >= 3 && strncasecmp(t, "gpu", 3) == 0) {
-        if (len == 3) {
-            d->gpu_filter_all = 1;
-            return 0;
-        }
-        size_t i = t[3] == ':' ? 4 : 3;
-        if (i == len)
-            return -1;
-        unsigned n = 0;
-        for (; i < len; i++) {
-            if (!isdigit((unsigned char)t[i]) || n > 63)
-                return -1;
-            n = n * 10 + (unsigned)(t[i] - '0');
-        }
-        if (n > 63)
-            return -1;
-        d->gpu_filter |= 1ULL << n;
-        return 0;
-    }
-    return -1;
-}
-
 int mpishmem_devices_parse(const char *text, mpishmem_devices_t *d, const char **bad,
                            size_t *bad_len)
 {
-    d->cpu_visible = 0;
-    d->gpu_filter_all = 0;
-    d->gpu_filter = 0;
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        const char *start = p;
-        while (*p && *p != ',' && *p != ' ')
-            p++;
-        if (p > start && parse_token(start, (size_t)(p - start), d) != 0) {
-            *bad = start;
-            *bad_len = (size_t)(p - start);
-            return -1;
-        }
-    }
-    return 0;
+    uint64_t mask = 0;
+    int rc = mpishmem_parse_devices(text, &d->cpu_visible, &d->gpu_filter_all, &mask, bad,
+                                    bad_len);
+    d->gpu_filter = mask;
+    return rc;
 }
 
 /* Set when the GPU was chosen before MPI_Init: discovery is not redone. */

@@ -76,6 +76,79 @@ static int windows_of(const mpishmem_space_t *sp)
     return sp->device == SHMEM_DEVICE_CPU ? 2 : 1; /* shared + RMA, or RMA only */
 }
 
+/* Collective over the world: whether every member can have the space
+ * (a PE that cannot: its slot of the allreduce); *everyone: no PE stays
+ * out.  Frees sp and says why when not. */
+static int check_can_build(shmem_device_type_t device, size_t size, int member,
+                           mpishmem_space_t *sp, int *everyone, char *why, size_t why_len)
+{
+    size_t capacity = member ? mpishmem_device_capacity(device) : 0;
+    /* Any member that cannot: 1 in the slot.  The last: any non-member. */
+    int v[5] = {member, member && sp == NULL,
+                member && capacity != 0 && size > capacity,
+                member && mpishmem_segments.count >= MPISHMEM_MAX_SEGMENTS, !member};
+    int r[5];
+    mpishmem_allreduce(v, r, 5, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    *everyone = !r[4];
+    if (r[0] && !r[1] && !r[2] && !r[3])
+        return 0;
+    free(sp);
+    if (!r[0])
+        snprintf(why, why_len, "no PE can reach a %s device", device_name(device));
+    else if (r[1])
+        snprintf(why, why_len, "out of memory for a space object");
+    else if (r[2])
+        snprintf(why, why_len, "%zu bytes per PE is more than the %s memory of a PE", size,
+                 device_name(device));
+    else
+        snprintf(why, why_len, "all %d symmetric segments are in use", MPISHMEM_MAX_SEGMENTS);
+    return -1;
+}
+
+/* A member's space object over comm and its memory (a heap with windows). */
+static int make_memory(mpishmem_space_t *sp, shmem_device_type_t device, size_t size,
+                       MPI_Comm comm, int everyone, int predefined, int serial)
+{
+    sp->comm = comm;
+    sp->shm_comm = MPI_COMM_NULL;
+    sp->device = device;
+    sp->predefined = predefined;
+    sp->team = SHMEM_TEAM_INVALID;
+    sp->anchor.comm = MPI_COMM_NULL;
+    mpishmem_space_counts.comms++;
+    snprintf(sp->name, sizeof sp->name, "%s space %d", device_name(device), serial);
+    if (device != SHMEM_DEVICE_CPU)
+        return mpishmem_heap_create_gpu(&sp->own_heap, sp->name, size, comm,
+                                        mpishmem_devices.gpu, mpishmem_devices.gpu_aware);
+    if (everyone) {
+        mpishmem_comm_dup(mpishmem_rt.node, &sp->shm_comm);
+    } else {
+        mpishmem_meet_before_blocking(comm);
+        MPISHMEM_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                         &sp->shm_comm));
+    }
+    mpishmem_space_counts.comms++;
+    return mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
+}
+
+/* A member's space, made: its team and its place in the registry. */
+static void finish(mpishmem_space_t *sp, MPI_Comm comm, int predefined, const char *size_var)
+{
+    mpishmem_space_counts.windows += windows_of(sp);
+    sp->heap = &sp->own_heap;
+    sp->heap->size_var = size_var;
+    MPI_Comm team_comm;
+    mpishmem_comm_dup(comm, &team_comm);
+    sp->team = mpishmem_team_from_comm(team_comm, &sp->anchor, NULL, 0);
+    if (sp->team == NULL)
+        mpishmem_fatal("shmem_space_create", "out of memory for the team of the %s", sp->name);
+    sp->team->predefined = predefined;
+    sp->team->owner = sp;
+    sp->team->on_release = forget_team;
+    sp->caps = mpishmem_space_caps(sp);
+    mpishmem_space_link(sp);
+}
+
 int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
                          int predefined, const char *size_var, mpishmem_space_t **out,
                          char *why, size_t why_len)
@@ -84,29 +157,9 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     serial++;
     *out = NULL;
     mpishmem_space_t *sp = member ? calloc(1, sizeof *sp) : NULL;
-    size_t capacity = member ? mpishmem_device_capacity(device) : 0;
-    /* Any member that cannot: 1 in the slot.  The last: any non-member. */
-    int v[5] = {member, member && sp == NULL,
-                member && capacity != 0 && size > capacity,
-                member && mpishmem_segments.count >= MPISHMEM_MAX_SEGMENTS, !member};
-    int r[5];
-    mpishmem_allreduce(v, r, 5, MPI_INT, MPI_MAX, mpishmem_rt.world);
-    int everyone = !r[4];
-    if (!r[0] || r[1] || r[2] || r[3]) {
-        free(sp);
-        if (!r[0])
-            snprintf(why, why_len, "no PE can reach a %s device", device_name(device));
-        else if (r[1])
-            snprintf(why, why_len, "out of memory for a space object");
-        else if (r[2])
-            snprintf(why, why_len, "%zu bytes per PE is more than the %s memory of a PE",
-                     size, device_name(device));
-        else
-            snprintf(why, why_len, "all %d symmetric segments are in use",
-                     MPISHMEM_MAX_SEGMENTS);
+    int everyone = 0;
+    if (check_can_build(device, size, member, sp, &everyone, why, why_len) != 0)
         return -1;
-    }
-
     /* With every PE a member the communicators are copies of the world's
      * and the node's: duplicated with polling, where MPI_Comm_split and
      * MPI_Comm_split_type spin (MPICH: 120 ms for the latter at 4 PEs on
@@ -119,31 +172,8 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         MPISHMEM_MPI(MPI_Comm_split(mpishmem_rt.world, member ? 0 : MPI_UNDEFINED,
                                     mpishmem_rt.my_pe, &comm));
     }
-    int rc = MPI_SUCCESS;
-    if (member) {
-        sp->comm = comm;
-        sp->shm_comm = MPI_COMM_NULL;
-        sp->device = device;
-        sp->predefined = predefined;
-        sp->team = SHMEM_TEAM_INVALID;
-        sp->anchor.comm = MPI_COMM_NULL;
-        mpishmem_space_counts.comms++;
-        snprintf(sp->name, sizeof sp->name, "%s space %d", device_name(device), serial);
-        if (device == SHMEM_DEVICE_CPU) {
-            if (everyone) {
-                mpishmem_comm_dup(mpishmem_rt.node, &sp->shm_comm);
-            } else {
-                mpishmem_meet_before_blocking(comm);
-                MPISHMEM_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                                                 &sp->shm_comm));
-            }
-            mpishmem_space_counts.comms++;
-            rc = mpishmem_heap_create_on(&sp->own_heap, sp->name, size, comm, sp->shm_comm);
-        } else {
-            rc = mpishmem_heap_create_gpu(&sp->own_heap, sp->name, size, comm,
-                                          mpishmem_devices.gpu, mpishmem_devices.gpu_aware);
-        }
-    }
+    int rc = member ? make_memory(sp, device, size, comm, everyone, predefined, serial)
+                    : MPI_SUCCESS;
     int good = rc == MPI_SUCCESS, all_good = 0;
     mpishmem_allreduce(&good, &all_good, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     if (!all_good) {
@@ -164,19 +194,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         mpishmem_gpu_service_on = 1;
     if (!member)
         return 0;
-    mpishmem_space_counts.windows += windows_of(sp);
-    sp->heap = &sp->own_heap;
-    sp->heap->size_var = size_var;
-    MPI_Comm team_comm;
-    mpishmem_comm_dup(comm, &team_comm);
-    sp->team = mpishmem_team_from_comm(team_comm, &sp->anchor, NULL, 0);
-    if (sp->team == NULL)
-        mpishmem_fatal("shmem_space_create", "out of memory for the team of the %s", sp->name);
-    sp->team->predefined = predefined;
-    sp->team->owner = sp;
-    sp->team->on_release = forget_team;
-    sp->caps = mpishmem_space_caps(sp);
-    mpishmem_space_link(sp);
+    finish(sp, comm, predefined, size_var);
     *out = sp;
     return 0;
 }

@@ -11,7 +11,8 @@
  * node and MPISHMEM_SHM is on, one on flags in node-shared memory
  * (mpi_backend/node_barrier.c).  The route is chosen once per team or
  * active set, at its first barrier or small collective, which every
- * member calls; setting MPISHMEM_BARRIER (docs/collectives.md).  Small
+ * member calls, with the algorithm of the plan of routes (shmem_init,
+ * mpi_backend/route_plan.h; MPISHMEM_BARRIER, docs/collectives.md).  Small
  * collectives (coll_small.c) use the same flags object, or MPI with it.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -19,53 +20,26 @@
 #include <string.h>
 #include <strings.h>
 #include "coll.h"
-#include "../env.h"
+#include "../../mpi_backend/route_plan.h"
 #include "../../mpi_backend/node_barrier.h"
 #include "../../mpi_backend/progress.h"
 #include "../../mpi_backend/segment.h"
 #include "../../teams/team.h"
 #include "../trace.h"
 
-enum barrier_mode { MODE_UNREAD, MODE_AUTO, MODE_MPI, MODE_SHM, MODE_CENTRAL, MODE_DISSEMINATION };
-
-static int mode_read;
-
-static int barrier_mode(const char *routine)
-{
-    int m = __atomic_load_n(&mode_read, __ATOMIC_RELAXED);
-    if (MPISHMEM_LIKELY(m != MODE_UNREAD))
-        return m;
-    static const char *const vars[] = {"MPISHMEM_BARRIER", NULL};
-    const char *v = mpishmem_getenv_first(vars, NULL);
-    if (v == NULL || *v == '\0' || strcasecmp(v, "auto") == 0)
-        m = MODE_AUTO;
-    else if (strcasecmp(v, "mpi") == 0)
-        m = MODE_MPI;
-    else if (strcasecmp(v, "shm") == 0)
-        m = MODE_SHM;
-    else if (strcasecmp(v, "shm-central") == 0)
-        m = MODE_CENTRAL;
-    else if (strcasecmp(v, "shm-dissemination") == 0)
-        m = MODE_DISSEMINATION;
-    else
-        mpishmem_fatal(routine, "MPISHMEM_BARRIER='%s' is not auto, shm, mpi, shm-central "
-                       "or shm-dissemination", mpishmem_env_shown(v));
-    __atomic_store_n(&mode_read, m, __ATOMIC_RELAXED);
-    return m;
-}
-
 /* The shared-memory barrier of c (flags and slots), or NULL for MPI's;
  * made at c's first barrier or small collective (collective over c, every
  * member decides alike). */
 static mpishmem_node_barrier_t *choose(const char *routine, mpishmem_coll_comm_t *c)
 {
-    int m = barrier_mode(routine);
-    /* auto: the flags on both MPIs, oversubscribed too (4 PEs on 2 cores,
-     * Open MPI: 1.5-1.6 us against 5.1-5.8 us for its own barrier,
-     * docs/collectives.md). */
-    int want = m != MODE_MPI && mpishmem_rt.shm_enabled;
-    enum mpishmem_node_barrier_algo algo =
-        m == MODE_CENTRAL ? MPISHMEM_NODE_BARRIER_CENTRAL : MPISHMEM_NODE_BARRIER_DISSEMINATION;
+    (void)routine;
+    /* The algorithm is the plan's (shmem_init); whether this team's
+     * members share a node is known only here. */
+    int m = mpishmem_plan.barrier;
+    int want = m != MPISHMEM_BARRIER_MPI;
+    enum mpishmem_node_barrier_algo algo = m == MPISHMEM_BARRIER_CENTRAL
+                                               ? MPISHMEM_NODE_BARRIER_CENTRAL
+                                               : MPISHMEM_NODE_BARRIER_DISSEMINATION;
     c->shm_barrier = mpishmem_node_barrier_create(c->comm, want, algo);
     c->barrier_ready = 1;
     return c->shm_barrier;

@@ -3,6 +3,10 @@
  * here.  Runs as a singleton (no mpiexec needed) or under a launcher.
  *   mpishmem-info          everything
  *   mpishmem-info --vars   the names of the environment variables only
+ *   mpishmem-info --rows   the settings table, one tab-separated row per
+ *                          variable: name, type, scope, a value it refuses
+ *                          ("-" where none), what it allows
+ *   mpishmem-info --markdown   the table of docs/environment.md
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -11,10 +15,12 @@
 #include <string.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../env.h"
+#include "../../mpi_backend/env_parse.h"
 #include "../../mpi_backend/gpu_path.h"
 #include "../../spaces/devices.h"
 #include "../../mpi_backend/env_read.h"
+#include "../../mpi_backend/env_check.h"
+#include "../../mpi_backend/route_plan.h"
 #include "../../mpi_backend/error.h"
 
 static const char *thread_level(int l)
@@ -38,6 +44,18 @@ static void space_line(const char *name, shmem_space_t s)
     printf("\n");
 }
 
+/* The settings table for scripts (test/errors/settings_rows.sh). */
+static void rows(void)
+{
+    char buf[200];
+    for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
+        const char *bad = mpishmem_env_bad_example(v);
+        printf("%s\t%s\t%s\t%s\t%s\n", v->name, mpishmem_env_type_name(v->type),
+               mpishmem_env_scope_name(v->scope), bad ? bad : "-",
+               mpishmem_env_allowed(v, buf, sizeof buf));
+    }
+}
+
 static void variables(void)
 {
     printf("Environment variables the library reads (value here):\n");
@@ -50,6 +68,28 @@ static void variables(void)
     }
 }
 
+/* The library, the specification, MPI and the thread level (PE 0). */
+static void header(int provided, int npes)
+{
+    int major, minor;
+    char name[SHMEM_MAX_NAME_LEN];
+    shmem_info_get_version(&major, &minor);
+    shmem_info_get_name(name);
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, mv, msv;
+    MPISHMEM_MPI(MPI_Get_library_version(lib, &len));
+    MPISHMEM_MPI(MPI_Get_version(&mv, &msv));
+    char *nl = strchr(lib, '\n');
+    if (nl)
+        *nl = '\0';
+    printf("mpishmem %d.%d.%d: %s\n", MPISHMEM_VERSION_MAJOR, MPISHMEM_VERSION_MINOR,
+           MPISHMEM_VERSION_PATCH, name);
+    printf("OpenSHMEM specification: %d.%d\n", major, minor);
+    printf("MPI: %s (MPI standard %d.%d)\n", lib, mv, msv);
+    printf("Thread level available: %s\n", thread_level(provided));
+    printf("PEs in this run: %d\n", npes);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--vars") == 0) {
@@ -57,18 +97,25 @@ int main(int argc, char **argv)
             printf("%s\n", v->name);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--rows") == 0) {
+        rows();
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0) {
-        /* docs/environment.md holds this table; test/tools/info_vars.sh
-         * checks that it is this output. */
-        printf("| variable | default | PEs | used by | meaning |\n| --- | --- | --- | --- | --- |\n");
+        /* docs/environment.md holds this table (lib/tools/update_environment_doc.sh
+         * writes it; test/tools/info_vars.sh checks it is this output). */
+        char buf[200];
+        printf("| variable | type | allowed | default | PEs | used by | meaning |\n"
+               "| --- | --- | --- | --- | --- | --- | --- |\n");
         for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++)
-            printf("| `%s` | %s | %s | %s | %s |\n", v->name, v->dflt,
-                   mpishmem_env_scope_name(v->scope), v->layer, v->meaning);
+            printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", v->name,
+                   mpishmem_env_type_name(v->type), mpishmem_env_allowed(v, buf, sizeof buf),
+                   v->dflt, mpishmem_env_scope_name(v->scope), v->layer, v->meaning);
         return 0;
     }
     if (argc > 1) {
         fprintf(stderr, "mpishmem: mpishmem-info: unknown argument '%s' (usage: "
-                        "mpishmem-info [--vars | --markdown])\n", argv[1]);
+                        "mpishmem-info [--vars | --rows | --markdown])\n", argv[1]);
         return 2;
     }
     int provided = -1;
@@ -76,26 +123,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "mpishmem: mpishmem-info: shmem_init_thread failed\n");
         return 1;
     }
-    int major, minor;
-    char name[SHMEM_MAX_NAME_LEN];
-    shmem_info_get_version(&major, &minor);
-    shmem_info_get_name(name);
     int me = shmem_my_pe(), npes = shmem_n_pes();
-    if (me == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len, mv, msv;
-        MPISHMEM_MPI(MPI_Get_library_version(lib, &len));
-        MPISHMEM_MPI(MPI_Get_version(&mv, &msv));
-        char *nl = strchr(lib, '\n');
-        if (nl)
-            *nl = '\0';
-        printf("mpishmem %d.%d.%d: %s\n", MPISHMEM_VERSION_MAJOR, MPISHMEM_VERSION_MINOR,
-               MPISHMEM_VERSION_PATCH, name);
-        printf("OpenSHMEM specification: %d.%d\n", major, minor);
-        printf("MPI: %s (MPI standard %d.%d)\n", lib, mv, msv);
-        printf("Thread level available: %s\n", thread_level(provided));
-        printf("PEs in this run: %d\n", npes);
-    }
+    if (me == 0)
+        header(provided, npes);
     /* The on-node path: can this PE load/store into a heap object of
      * itself (and of its neighbour)? */
     long *probe = shmem_malloc(sizeof(long));
@@ -119,6 +149,8 @@ int main(int argc, char **argv)
                    mpishmem_gpu_mpi_aware ? "yes (GPU-aware, checked)" : "no (IPC and staging)");
         else
             printf("  gpu: none (%s)\n", mpishmem_devices.why_no_gpu);
+        printf("Plan of routes (mpi_backend/route_plan.h):\n");
+        mpishmem_plan_print(stdout);
         variables();
     }
     shmem_free(probe);

@@ -56,8 +56,8 @@ done
 want_status=ok want_out="$full" want_err="but the heap is 1000 bytes in all (set by SMA_SYMMETRIC_SIZE)"
 run "SMA_SYMMETRIC_SIZE=1000"
 
-# The barrier route (read at the first barrier, shmem_finalize's at the latest).
-want_status=fail want_err="MPISHMEM_BARRIER='fast' is not auto, shm, mpi, shm-central or shm-dissemination"
+# The barrier route: checked in shmem_init with every other setting.
+want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_BARRIER='fast' is not one of auto, shm, mpi, shm-central, shm-dissemination"
 run "MPISHMEM_BARRIER=fast"
 want_status=ok want_out="$fits"
 run "MPISHMEM_BARRIER=SHM-central SHMEM_SYMMETRIC_SIZE=4M"

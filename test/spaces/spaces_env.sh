@@ -41,13 +41,13 @@ want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEFAULT_SPACE=CPU, but SH
 run "SHMEM_ENABLE_CPU_SPACE=off SHMEM_DEFAULT_SPACE=CPU"
 want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEFAULT_SPACE=GPU, but SHMEM_ENABLE_GPU_SPACE disables the GPU space"
 run "SHMEM_ENABLE_GPU_SPACE=0 SHMEM_DEFAULT_SPACE=GPU"
-want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEFAULT_SPACE='FPGA' is neither CPU nor GPU"
+want_status=fail want_err="mpishmem: shmem_init: SHMEM_DEFAULT_SPACE='FPGA' is not one of CPU, GPU"
 run "SHMEM_DEFAULT_SPACE=FPGA"
 want_status=fail want_err="mpishmem: shmem_init: SHMEM_CPU_SYMMETRIC_SIZE='lots' is not a valid size"
 run "SHMEM_CPU_SYMMETRIC_SIZE=lots"
 want_status=fail want_err="mpishmem: shmem_init: SHMEM_GPU_SYMMETRIC_SIZE='1x' is not a valid size"
 run "SHMEM_GPU_SYMMETRIC_SIZE=1x"
-want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_VISIBLE_DEVICES='cpu,tpu': 'tpu' is not a device"
+want_status=fail want_err="mpishmem: shmem_init: MPISHMEM_VISIBLE_DEVICES='cpu,tpu' is not a comma-separated list of cpu, gpu, gpuN, all, none: 'tpu' is not a device"
 run "MPISHMEM_VISIBLE_DEVICES=cpu,tpu"
 
 # Size precedence: the default (CPU) space takes SHMEM_CPU_SYMMETRIC_SIZE

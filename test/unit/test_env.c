@@ -1,10 +1,12 @@
-/* Parsing of environment variable values (lib/env.c), without MPI. */
+/* Parsing of environment variable values (mpi_backend/env_parse.c, env_check.c), without MPI. */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include "lib/env.h"
+#include "mpi_backend/env_parse.h"
+#include "mpi_backend/env_check.h"
 #include "mpi_backend/env_read.h"
 
 /* A value that must parse to `want`. */
@@ -236,6 +238,43 @@ START_TEST(test_env_table_complete)
 }
 END_TEST
 
+/* Every row of ours refuses its bad example with a message naming it and
+ * what it allows, and takes empty as unset; an int row takes its bounds
+ * and refuses one past them; a choice row takes its words in any case. */
+START_TEST(test_env_rows_check)
+{
+    char why[512], allowed[200];
+    for (const mpishmem_env_var_t *v = mpishmem_env_vars; v->name; v++) {
+        ck_assert(mpishmem_env_value_ok(v, "", why, sizeof why));
+        const char *bad = mpishmem_env_bad_example(v);
+        if (bad == NULL) {
+            ck_assert_msg(v->scope == MPISHMEM_ENV_OUTSIDE || v->type == MPISHMEM_ENV_PATH,
+                          "%s: no value it refuses", v->name);
+            continue;
+        }
+        ck_assert_msg(!mpishmem_env_value_ok(v, bad, why, sizeof why), "%s took '%s'",
+                      v->name, bad);
+        ck_assert_msg(strstr(why, v->name) && strstr(why, bad) &&
+                          strstr(why, mpishmem_env_allowed(v, allowed, sizeof allowed)),
+                      "%s: message '%s'", v->name, why);
+    }
+    const mpishmem_env_var_t *lanes = mpishmem_env_row("MPISHMEM_CTX_LANES");
+    char n[16];
+    snprintf(n, sizeof n, "%d", lanes->hi);
+    ck_assert(mpishmem_env_value_ok(lanes, n, why, sizeof why));
+    snprintf(n, sizeof n, "%d", lanes->hi + 1);
+    ck_assert(!mpishmem_env_value_ok(lanes, n, why, sizeof why));
+    ck_assert(!mpishmem_env_value_ok(lanes, "-1", why, sizeof why));
+    const mpishmem_env_var_t *barrier = mpishmem_env_row("MPISHMEM_BARRIER");
+    ck_assert(mpishmem_env_value_ok(barrier, "SHM-Central", why, sizeof why));
+    ck_assert(!mpishmem_env_value_ok(barrier, "shm-centra", why, sizeof why));
+    ck_assert(!mpishmem_env_value_ok(barrier, "shm|mpi", why, sizeof why));
+    ck_assert(!mpishmem_env_value_ok(mpishmem_env_row("SHMEM_SYMMETRIC_SIZE"), "99999999t",
+                                     why, sizeof why));
+    ck_assert_msg(strstr(why, "is too large"), "%s", why);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
     Suite *s = suite_create("env");
@@ -258,6 +297,7 @@ static Suite *env_suite(void)
     tcase_add_test(table, test_env_freeze);
     tcase_add_test(table, test_env_prefix_rows);
     tcase_add_test(table, test_env_table_complete);
+    tcase_add_test(table, test_env_rows_check);
     suite_add_tcase(s, table);
     return s;
 }

@@ -1,5 +1,5 @@
 /*
- * mpishmem: parsing environment variable values.
+ * mpishmem: parsing environment variable values (the types of env_table.h).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "env.h"
-#include "../mpi_backend/env_read.h"
+#include "env_parse.h"
+#include "env_read.h"
 
 int mpishmem_parse_size(const char *text, size_t *bytes)
 {
@@ -99,4 +99,89 @@ const char *mpishmem_getenv_first(const char *const *names, const char **which)
         }
     }
     return NULL;
+}
+
+/* One word of a device list; 0 if understood. */
+static int parse_device(const char *t, size_t len, int *cpu, int *gpu_all, uint64_t *mask)
+{
+    if (len == 3 && strncasecmp(t, "cpu", 3) == 0) {
+        *cpu = 1;
+        return 0;
+    }
+    if (len == 3 && strncasecmp(t, "all", 3) == 0) {
+        *cpu = *gpu_all = 1;
+        return 0;
+    }
+    if (len == 4 && strncasecmp(t, "none", 4) == 0)
+        return 0;
+    if (len < 3 || strncasecmp(t, "gpu", 3) != 0)
+        return -1;
+    if (len == 3) {
+        *gpu_all = 1;
+        return 0;
+    }
+    size_t i = t[3] == ':' ? 4 : 3;
+    if (i == len)
+        return -1;
+    unsigned n = 0;
+    for (; i < len; i++) {
+        if (!isdigit((unsigned char)t[i]) || n > 63)
+            return -1;
+        n = n * 10 + (unsigned)(t[i] - '0');
+    }
+    if (n > 63)
+        return -1;
+    *mask |= 1ULL << n;
+    return 0;
+}
+
+int mpishmem_parse_devices(const char *text, int *cpu, int *gpu_all, uint64_t *gpu_mask,
+                           const char **bad, size_t *bad_len)
+{
+    *cpu = *gpu_all = 0;
+    *gpu_mask = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        const char *start = p;
+        while (*p && *p != ',' && *p != ' ')
+            p++;
+        if (p > start && parse_device(start, (size_t)(p - start), cpu, gpu_all, gpu_mask) != 0) {
+            *bad = start;
+            *bad_len = (size_t)(p - start);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
+
+const char *mpishmem_env_shown(const char *v)
+{
+    if (v == NULL)
+        return NULL;
+    size_t len = 0, controls = 0;
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++, len++)
+        controls += is_control(*p);
+    if (controls == 0)
+        return v;
+    char *s = malloc(len + 3 * controls + 1); /* each control: 1 byte -> 4 */
+    if (s == NULL)
+        return "(a value with control characters)";
+    char *q = s;
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (is_control(*p)) {
+            snprintf(q, 5, "\\x%02x", *p);
+            q += 4;
+        } else {
+            *q++ = (char)*p;
+        }
+    }
+    *q = '\0';
+    return s;
 }

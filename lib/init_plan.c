@@ -1,0 +1,135 @@
+/*
+ * mpishmem: the plan of routes made in shmem_init (mpi_backend/route_plan.h):
+ * waiting, lanes and the barrier before the segments are made, the
+ * progress thread and the AMO route once they exist.
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <shmem.h>
+#include "init_internal.h"
+#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/progress.h"
+#include "../mpi_backend/amo_am.h"
+#include "../mpi_backend/env_read.h"
+#include "../mpi_backend/progress_thread.h"
+#include "../mpi_backend/route_plan.h"
+#include "../mpi_backend/segment.h"
+#include "../spaces/heap.h"
+
+/* Decided once, so every wait and every collective agree: spin while each
+ * PE has a core of its own, yield when the node's PEs (or, where MPI nodes
+ * share a machine, the machine's) outnumber the cores the job may use (or
+ * MPISHMEM_YIELD says so). */
+static int plan_waiting(const mpishmem_settings_t *set, int *any_over)
+{
+    int cores = mpishmem_node_cores(mpishmem_rt.node);
+    int over = mpishmem_rt.node_size > cores;
+    /* Several MPI nodes on one machine share its cores: PEs outnumber them
+     * when the machine's PEs do.  Spinning there kept the PEs a barrier
+     * waits for off the cores (NPB MG, 4 PEs on two pretend nodes on 2
+     * cores: 8.4 s spinning, 0.59 s yielding; docs/performance.md). */
+    if (mpishmem_job_on_one_machine() && mpishmem_rt.node_size < mpishmem_rt.n_pes)
+        over = mpishmem_rt.n_pes > mpishmem_node_cores(mpishmem_rt.world);
+    mpishmem_plan.yield = set->yield >= 0 ? set->yield : over;
+    *any_over = over;
+    return cores;
+}
+
+/* The contexts' extra lanes, unless MPISHMEM_CTX_LANES is set: only where
+ * threads may drive contexts at once (SHMEM_THREAD_MULTIPLE) and every PE
+ * has a core.  Each lane is one more window per segment over its members:
+ * a blocking MPI_Win_create at start-up (about half of shmem_init at 8 PEs
+ * on 2 cores, docs/performance-waiting.md) and MPI's per-rank state for the
+ * whole run.  A lane cannot wait for the first context that needs it:
+ * contexts are made by one PE, windows by all.  Without lanes contexts
+ * share lane 0, which stays correct (a quiet may complete another
+ * context's transfers too).  The window count must match on every PE, so
+ * one allreduce decides for all. */
+static void plan_lanes(int over)
+{
+    int mine[2] = {over, mpishmem_rt.thread_level != SHMEM_THREAD_MULTIPLE}, any[2];
+    mpishmem_allreduce(mine, any, 2, MPI_INT, MPI_MAX, mpishmem_rt.world);
+    if ((any[0] || any[1]) && mpishmem_env("MPISHMEM_CTX_LANES") == NULL)
+        mpishmem_plan.ctx_lanes = 0;
+}
+
+/* The progress thread (docs/progress.md).  Unset, it runs only where it
+ * helps and takes no core from a PE: other PEs reach this one through MPI
+ * RMA (MPISHMEM_SHM=0, or PEs on other nodes), and the node has a core for
+ * every PE and every thread.  It needs MPI_THREAD_MULTIPLE, which MPICH
+ * makes 1-12% slower per call (bench/thread_cost.sh); the SHMEM level the
+ * user gets is unchanged. */
+static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int cores)
+{
+    int want = set->progress_thread;
+    if (want < 0) {
+        int by_mpi = mpishmem_rt.n_pes > 1 &&
+                     !(mpishmem_segments.heap->amo_cpu && mpishmem_globals_segment.amo_cpu);
+        want = by_mpi && cores >= 2 * mpishmem_rt.node_size;
+    }
+    if (want && mpi_provided < MPI_THREAD_MULTIPLE) {
+        if (set->progress_thread == 1 && mpishmem_rt.my_pe == 0)
+            fprintf(stderr, "mpishmem: shmem_init: MPISHMEM_PROGRESS_THREAD=1 needs "
+                            "MPI_THREAD_MULTIPLE, but MPI was started with less (the program "
+                            "called MPI_Init or MPI_Init_thread first); continuing without "
+                            "the progress thread\n");
+        want = 0;
+    }
+    int rc = mpishmem_progress_thread_start(mpishmem_rt.world, want);
+    if (rc != 0 && set->progress_thread == 1)
+        mpishmem_fatal("shmem_init", "MPISHMEM_PROGRESS_THREAD=1: cannot start the progress "
+                       "thread: %s", strerror(rc));
+    mpishmem_plan.progress_thread = mpishmem_progress_thread_running();
+}
+
+/* AMOs as requests (mpi_backend/amo_am.c) for the heap and global data
+ * where they need MPI (other nodes, or MPISHMEM_SHM=0).  Unset, only on an
+ * MPI whose atomics cost more than a message exchange (MPICH) and while
+ * every PE has the progress thread, which answers requests while its PE
+ * computes or sits in an MPI call of the program's own; without it a
+ * program that blocks in MPI while a peer waits for an AMO would hang.
+ * The route must be the same on every PE: one agreement. */
+static void plan_amo_route(const mpishmem_settings_t *set)
+{
+    mpishmem_segment_t *heap = mpishmem_segments.heap, *globals = &mpishmem_globals_segment;
+    int need = mpishmem_rt.n_pes > 1 && !(heap->amo_cpu && globals->amo_cpu);
+    int thread = mpishmem_progress_thread_running();
+    int want = set->amo_am >= 0 ? set->amo_am : mpishmem_plan.rma_needs_target && thread;
+    int mine = want && need, all = 0;
+    mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);
+    if (!all)
+        return;
+    mpishmem_plan.amo_am = 1;
+    int rc = mpishmem_amo_am_start(mpishmem_rt.world);
+    if (rc != MPI_SUCCESS)
+        mpishmem_fatal("shmem_init", "cannot set up AMO requests: %s", mpishmem_mpi_text(rc).s);
+    if ((!heap->amo_cpu && mpishmem_amo_am_enable(heap) != 0) ||
+        (!globals->amo_cpu && mpishmem_amo_am_enable(globals) != 0))
+        mpishmem_fatal("shmem_init", "cannot set up AMO requests: segment table full");
+}
+
+
+void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores)
+{
+    mpishmem_plan.shm = set->shm;
+    mpishmem_plan.ctx_lanes = set->ctx_lanes;
+    mpishmem_plan.barrier = set->barrier;
+    int over = 0;
+    *cores = plan_waiting(set, &over);
+    plan_lanes(over);
+    mpishmem_plan_publish();
+}
+
+void mpishmem_plan_after_heap(const mpishmem_settings_t *set, int mpi_provided, int cores)
+{
+    plan_progress(set, mpi_provided, cores);
+    plan_amo_route(set);
+}
