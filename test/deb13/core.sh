@@ -76,7 +76,7 @@ if [ -n "$xfail" ]; then
         fi
     done
 else
-    $launch 2 "$dir/acc_bor" || bad=$((bad + 1))
+    $launch 2 "$dir/acc_bor" >"$dir/acc_bor.out" 2>&1 || { cat "$dir/acc_bor.out"; bad=$((bad + 1)); }
 fi
 meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 1 $list >"$dir/test.out" 2>&1
 sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\)/\1 \2/p' \
