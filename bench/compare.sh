@@ -19,7 +19,10 @@
 #               default yields: RMA and AMO rows, no collectives; see
 #               below), ours_mpich_nothread (MPISHMEM_PROGRESS_THREAD=0, whose
 #               launch gives the floor: the thread's polling would slow the
-#               raw MPI calls too), on MPICH's pretend nodes (-launcher fork
+#               raw MPI calls too), ours_mpich_multiple
+#               (BENCH_MULTIPLE=1 MPISHMEM_PROGRESS_THREAD=0: MPI at
+#               MPI_THREAD_MULTIPLE and no thread, the price of that level
+#               alone), on MPICH's pretend nodes (-launcher fork
 #               -hosts a,b -ppn NP/2; PE 0 aims at PE NP/2, on the other
 #               node).  Open MPI has no usable pretend nodes here and OSHMEM
 #               none at all: between nodes the peer is the MPI floor.
@@ -38,13 +41,33 @@
 # Knobs: ROUNDS (5; at least 3, so that every row has a spread), NPS
 # ("2 4"), BENCH_ITERS (2000), BENCH_REPS (5), TOPOS ("node nodes2"),
 # NO_INSTALL=1 (skip apt-get), NO_INIT=1 (skip the heap-size start-up
-# rows), SUMMARY_ONLY=1 (only summarize OUTDIR/raw.csv), LAUNCH_TIMEOUT
-# (seconds per launch, 600).
+# rows), OSHMEM_SKIP (rows OSHMEM leaves out, BENCH_SKIP's form; in the
+# Debian 13 root put_signal_roundtrip), SUMMARY_ONLY=1 (only summarize OUTDIR/raw.csv), LAUNCH_TIMEOUT
+# (seconds per launch, 600), DEB13=1 (the same inside the Debian 13 root of
+# test/deb13/make-root.sh, made if missing: ours on its MPICH 4.2 and Open
+# MPI 5, Open MPI 5's OSHMEM as the peer; build trees build-deb13-bench-*,
+# OUTDIR default bench-results-deb13, which must lie inside this tree).
 #
 # SPDX-License-Identifier: BSD-3-Clause
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
+if [ "${DEB13:-}" = 1 ] && [ -z "${MPISHMEM_IN_DEB13:-}" ]; then
+    o=${1:-bench-results-deb13}
+    mkdir -p "$o"
+    o=$(cd "$o" && pwd)
+    case $o in "$root"/*) o=${o#"$root"/} ;;
+    *) echo "compare.sh: DEB13=1: OUTDIR must lie inside $root" >&2; exit 2 ;; esac
+    sh "$root/test/deb13/make-root.sh"
+    # The root's environment is clean (enter.sh): the knobs go along.
+    exec sh "$root/test/deb13/enter.sh" env MPISHMEM_IN_DEB13=1 NO_INSTALL=1 \
+        BUILD_PREFIX=build-deb13-bench ROUNDS="${ROUNDS:-5}" NPS="${NPS:-2 4}" \
+        TOPOS="${TOPOS:-node nodes2}" BENCH_ITERS="${BENCH_ITERS:-2000}" \
+        BENCH_REPS="${BENCH_REPS:-5}" NO_INIT="${NO_INIT:-}" ${OSHMEM_SKIP+OSHMEM_SKIP="$OSHMEM_SKIP"} \
+        SUMMARY_ONLY="${SUMMARY_ONLY:-}" LAUNCH_TIMEOUT="${LAUNCH_TIMEOUT:-600}" \
+        sh bench/compare.sh "$o"
+fi
+build=$root/${BUILD_PREFIX:-build}
 out=${1:-$root/bench-results}
 ROUNDS=${ROUNDS:-5}
 if [ "$ROUNDS" -lt 3 ]; then
@@ -64,13 +87,17 @@ bench_python
 
 raw=$out/raw.csv
 if [ -z "${SUMMARY_ONLY:-}" ]; then
-bench_build "$root/build-mpich" mpicc.mpich bench/oshbench
-bench_build "$root/build-openmpi" mpicc.openmpi bench/oshbench
+bench_build "$build-mpich" mpicc.mpich bench/oshbench
+bench_build "$build-openmpi" mpicc.openmpi bench/oshbench
 oshcc -O2 -o "$out/oshbench_oshmem" "$here/oshbench.c"
-ours_mpich=$root/build-mpich/bench/oshbench
-ours_ompi=$root/build-openmpi/bench/oshbench
+ours_mpich=$build-mpich/bench/oshbench
+ours_ompi=$build-openmpi/bench/oshbench
 ompi_flags="--oversubscribe --mca btl_base_warn_component_unused 0"
 osh_flags="--allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0"
+# Open MPI 5.0.7's OSHMEM, where UCX finds no network device, fails
+# shmem_putmem_signal ("Internal error ... rc = -7") and then hangs.
+osh_skip=${OSHMEM_SKIP-}
+[ -n "${MPISHMEM_IN_DEB13:-}" ] && osh_skip=${OSHMEM_SKIP-put_signal_roundtrip}
 
 echo "round,np,topo,impl,mpi,variant,target,op,value,unit" >"$raw"
 # run ROUND NP TOPO IMPL MPI VARIANT command...: keep the benchmark's CSV
@@ -103,7 +130,7 @@ while [ "$i" -le "$ROUNDS" ]; do
                     mpiexec.mpich -n "$np" "$ours_mpich"
                 run "$i" "$np" node ours openmpi default env $nofloor \
                     mpiexec.openmpi $ompi_flags -n "$np" "$ours_ompi"
-                run "$i" "$np" node oshmem openmpi default \
+                run "$i" "$np" node oshmem openmpi default env BENCH_SKIP="$osh_skip" \
                     oshrun $osh_flags -n "$np" "$out/oshbench_oshmem"
                 run "$i" "$np" node ours mpich shm0 env MPISHMEM_SHM=0 \
                     mpiexec.mpich -n "$np" "$ours_mpich"
@@ -123,6 +150,8 @@ while [ "$i" -le "$ROUNDS" ]; do
                     MPISHMEM_YIELD=0 BENCH_SKIP=$colls $two "$ours_mpich"
                 run "$i" "$np" nodes2 ours mpich nothread env MPISHMEM_PROGRESS_THREAD=0 \
                     $two "$ours_mpich"
+                run "$i" "$np" nodes2 ours mpich multiple env $nofloor BENCH_MULTIPLE=1 \
+                    MPISHMEM_PROGRESS_THREAD=0 BENCH_SKIP=$colls $two "$ours_mpich"
             fi
         done
     done

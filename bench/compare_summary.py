@@ -83,11 +83,11 @@ def ratio(a, b, unit):
 # plain implementation names the setting that differs from the defaults.
 COLS = [('ours', 'mpich', 'default'), ('ours', 'openmpi', 'default'), ('oshmem', 'openmpi', 'default'),
         ('ours', 'mpich', 'shm0'), ('ours', 'openmpi', 'shm0'), ('ours', 'mpich', 'spin'),
-        ('ours', 'mpich', 'nothread')]
+        ('ours', 'mpich', 'nothread'), ('ours', 'mpich', 'multiple')]
 NAMES = ['ours_mpich', 'ours_openmpi', 'oshmem', 'ours_mpich_shm0', 'ours_openmpi_shm0',
-         'ours_mpich_spin', 'ours_mpich_nothread']
+         'ours_mpich_spin', 'ours_mpich_nothread', 'ours_mpich_multiple']
 RATIOS = ['mpich_vs_oshmem', 'openmpi_vs_oshmem', 'mpich_vs_floor', 'openmpi_vs_floor',
-          'mpich_spin_vs_floor']
+          'mpich_spin_vs_floor', 'mpich_multiple_vs_nothread']
 VALUES = NAMES + ['floor_mpich', 'floor_openmpi']
 hdr = ['np', 'topo', 'target', 'op', 'unit'] + [
     c for n in VALUES for c in (n, n + '_spread')] + RATIOS
@@ -112,7 +112,8 @@ for np_, topo, t, op in figs:
     sps = sp + [fm_sp, fo_sp]
     rows.append([np_, topo, t, op, unit] + [c for x, y in zip(vs, sps) for c in (x, y)] + [
         ratio(v[0], v[2], unit), ratio(v[1], v[2], unit),
-        ratio(mpich_path, fm, unit), ratio(v[4], fo, unit), ratio(v[5], fm, unit)])
+        ratio(mpich_path, fm, unit), ratio(v[4], fo, unit), ratio(v[5], fm, unit),
+        ratio(v[7], v[6], unit)])
 if missing:
     sys.stderr.write('compare_summary.py: %d row(s) measured in fewer than 2 rounds, no '
                      'spread: %s\n' % (len(missing), '; '.join(missing[:8])))

@@ -39,6 +39,19 @@
 #include <stdint.h>
 #include "../../mpi_backend/cuda_api.h"
 
+/* Without the toolkit's headers the runtime's functions are declared here,
+ * from the library's list, so that callers of the stand-in (its self-test)
+ * are checked against it (GCC 14 refuses implicit declarations). */
+#if !MPISHMEM_CUDA_HEADERS
+#define STANDIN_DECLARE(name, ret, params) ret name params;
+MPISHMEM_CUDA_FUNCS(STANDIN_DECLARE)
+#undef STANDIN_DECLARE
+/* Beyond the library's list: the stand-in's synchronous calls. */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *p, int value, size_t n);
+cudaError_t cudaDeviceSynchronize(void);
+#endif
+
 enum region_kind { REGION_FREE = 0, REGION_DEVICE, REGION_IPC, REGION_PINNED };
 
 typedef struct region {
