@@ -8,6 +8,7 @@
 #include "progress.h"
 #include "runtime.h"
 #include "error.h"
+#include "quirks.h"
 
 /* Operand ring: MPI may read an origin buffer until the operation completes
  * locally, so operands must outlive the caller's stack frame.  Each slot
@@ -100,6 +101,33 @@ static void fetch_wait(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatyp
         pthread_mutex_unlock(&oversubscribed_fetch);
 }
 
+static uint64_t apply_bitwise(int op, uint64_t old, uint64_t v)
+{
+    return op == MPISHMEM_AMO_AND ? old & v : op == MPISHMEM_AMO_OR ? old | v : old ^ v;
+}
+
+/* And, or, xor as a compare-and-swap loop, where the MPI loses concurrent
+ * bitwise accumulates (quirks.c: mpishmem_quirk_bitwise_by_cas).  Complete
+ * at return, the non-blocking forms too (completing early is allowed). */
+static void bitwise_by_cas(mpishmem_segment_t *s, int op, MPI_Aint disp, MPI_Datatype dt,
+                           size_t size, const void *value, void *result, int rank)
+{
+    uint64_t v = 0, seen = 0, want, got = 0;
+    memcpy(&v, value, size);
+    MPISHMEM_MPI(MPI_Fetch_and_op(NULL, &seen, dt, rank, disp, MPI_NO_OP, s->win));
+    MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
+    for (;;) {
+        want = apply_bitwise(op, seen, v);
+        MPISHMEM_MPI(MPI_Compare_and_swap(&want, &seen, &got, dt, rank, disp, s->win));
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, s->win));
+        if (got == seen)
+            break;
+        seen = got;
+    }
+    if (result != NULL)
+        memcpy(result, &seen, size);
+}
+
 void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size_t off,
                       size_t size, const void *value, const void *cond, void *result, int pe,
                       int blocking)
@@ -108,6 +136,11 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
     MPI_Datatype dt = size == 8 ? MPI_UINT64_T : MPI_UINT32_T;
     MPI_Aint disp = (MPI_Aint)off;
     int rank = mpishmem_segment_rank(s, pe); /* pe is a world PE; the window may not be */
+    if (MPISHMEM_UNLIKELY(mpishmem_quirk_bitwise_by_cas) &&
+        (op == MPISHMEM_AMO_AND || op == MPISHMEM_AMO_OR || op == MPISHMEM_AMO_XOR)) {
+        bitwise_by_cas(s, op, disp, dt, size, value, result, rank);
+        return;
+    }
     if (result == NULL) {
         /* set, add, and, or, xor: nothing to wait for. */
         unsigned v = stash_operand(value, size);

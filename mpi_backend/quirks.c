@@ -47,6 +47,8 @@ static const char *applied;
 
 static unsigned applied_mask;
 
+int mpishmem_quirk_bitwise_by_cas;
+
 /* The MPI library's family and version at run time, from its version
  * string (a query allowed before MPI_Init; the MPI may be newer than the
  * headers we were built with).  0 when not of that family. */
@@ -125,8 +127,24 @@ static int window_base_defect_present(void)
     return flag && base != (void *)(probe + 4096 + 64);
 }
 
+/* Open MPI 5.0's osc/rdma (its component for windows over existing memory
+ * when UCX finds no network device) keeps only one process's bits when
+ * processes apply MPI_BOR to one word at once (MPI_Fetch_and_op and
+ * MPI_Accumulate; MPI_SUM and compare-and-swap are right; probe acc_bor in
+ * test/quirks).  Windows over existing memory are all we make, whoever
+ * started MPI, so the gate is the version alone. */
+static int open_mpi_5_bitwise_lost(void)
+{
+    int major, minor, ucx;
+    return mpi_version_of("Open MPI v", &major, &minor, &ucx) && major == 5;
+}
+
 void mpishmem_quirks_after_mpi_init(int we_started_mpi, int my_pe)
 {
+    if (open_mpi_5_bitwise_lost()) {
+        mpishmem_quirk_bitwise_by_cas = 1;
+        applied_mask |= MPISHMEM_QUIRK_BITWISE_BY_CAS;
+    }
     if (we_started_mpi || !mpich_ucx_window_base_defect_possible() ||
         !window_base_defect_present() || my_pe != 0)
         return;

@@ -24,8 +24,13 @@ const char *mpishmem_quirks_applied(void);
 /* Which of these shmem_init applied (docs/mpi-quirks.md; test/quirks). */
 enum {
     MPISHMEM_QUIRK_UCX_RCACHE_OFF = 1, /* UCX_RCACHE_ENABLE=n: MPICH < 4.1 on UCX */
-    MPISHMEM_QUIRK_OMPI_OSC_UCX = 2    /* OMPI_MCA_osc=ucx,sm: Open MPI 4 */
+    MPISHMEM_QUIRK_OMPI_OSC_UCX = 2,   /* OMPI_MCA_osc=ucx,sm: Open MPI 4 */
+    MPISHMEM_QUIRK_BITWISE_BY_CAS = 4  /* bitwise AMOs via MPI CAS: Open MPI 5 */
 };
 unsigned mpishmem_quirks_mask(void);
+
+/* Bitwise AMOs (and, or, xor) through MPI take a compare-and-swap loop
+ * instead of MPI_BAND/BOR/BXOR accumulates (amo_mpi.c). */
+extern int mpishmem_quirk_bitwise_by_cas;
 
 #endif

@@ -25,6 +25,7 @@ spaces_api spaces_partial
 globals_shm globals_mpifirst globals_fortran
 errors_interop_user_mpi errors_interop_shmem_mpi errors_mpi_rule
 errors_interop_advice errors_wrong_mpi errors_launcher_env errors_exit
+quirks_applied
 fortran_init fortran_rma fortran_amo fortran_coll
 examples"}
 case $mpi in
@@ -49,35 +50,7 @@ list=$(echo "$sel" | sed -n 2p)
 timeout 1800 ninja -C "$dir" $targets >>"$log" 2>&1 ||
     { tail -30 "$log"; echo "=== Debian 13 $mpi: BUILD FAILED"; exit 1; }
 [ -n "$list" ] || { echo "=== Debian 13 $mpi: no tests listed"; exit 1; }
-# An MPI defect we cannot work around (docs/checks.md): the tests it fails
-# must still fail on exactly that MPI version, and its raw-MPI reproducer
-# shows it is the MPI's.  Open MPI 5.0.7's osc/rdma loses MPI_BOR updates
-# on MPI_Win_create windows, which the AMO tests meet with MPISHMEM_SHM=0.
-xfail=
 bad=0
-case "$mpi $version" in
-"openmpi Open MPI v5.0.7") xfail="amo_hammer-np2-shm0 amo_hammer-np4-shm0 amo_types-np2-shm0 amo_types-np4-shm0" ;;
-esac
-launch="sh $dir/test/launch.sh"
-mpicc.$mpi -O2 -o "$dir/acc_bor" test/deb13/acc_bor.c || bad=$((bad + 1))
-if [ -n "$xfail" ]; then
-    $launch 2 "$dir/acc_bor" >"$dir/acc_bor.out" 2>&1 && { echo "=== $version: acc_bor passes: the defect is gone, drop the expected failures"; bad=$((bad + 1)); }
-    for t in $xfail; do
-        list=$(echo " $list " | sed "s/ $t / /")
-        if meson test -C "$dir" --no-rebuild --num-processes 1 "$t" >/dev/null 2>&1; then
-            echo "=== Debian 13 $mpi: $t passes, expected to fail here: UNEXPECTED PASS"
-            bad=$((bad + 1))
-        elif ! grep -q 'mismatch' "$dir/meson-logs/testlog.txt"; then
-            echo "=== Debian 13 $mpi: $t failed, but not by wrong AMO results:"
-            tail -20 "$dir/meson-logs/testlog.txt"
-            bad=$((bad + 1))
-        else
-            echo "=== Debian 13 $mpi: $t: expected failure ($version, acc_bor)"
-        fi
-    done
-else
-    $launch 2 "$dir/acc_bor" >"$dir/acc_bor.out" 2>&1 || { cat "$dir/acc_bor.out"; bad=$((bad + 1)); }
-fi
 meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 1 $list >"$dir/test.out" 2>&1
 sed -n 's/^\(Ok\|Expected Fail\|Fail\|Unexpected Pass\|Skipped\|Timeout\): *\([0-9]*\)/\1 \2/p' \
     "$dir/test.out" | tr '\n' ' ' | sed "s/^/=== Debian 13 $mpi: /; s/ *\$/\\n/"

@@ -3,7 +3,7 @@
  * workarounds (docs/mpi-quirks.md)?  Plain MPI, no SHMEM; run with the
  * workaround off.  Prints "defect NAME: yes" or "defect NAME: no"; a crash
  * or an MPI error also means yes (quirks_applied.sh reads the exit status).
- * usage: quirk_probe minmax | rcache | cas_self | win_align | needs_target
+ * usage: quirk_probe minmax | rcache | cas_self | win_align | needs_target | bitwise
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -132,6 +132,45 @@ static int needs_target(void)
     return slow;
 }
 
+/* Every process ORs 8 bits of its own into one word of process 0 at once
+ * (MPI_Fetch_and_op, MPI_BOR, on an MPI_Win_create window as the library
+ * makes), then reads it back: are all bits there? */
+static int bitwise_lost(void)
+{
+    static uint64_t word[8];
+    int me, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Win win;
+    MPI_Win_create(word, sizeof word, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_lock_all(0, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    uint64_t bits = (uint64_t)0xff << (8 * (me % 8)), old, all = 0, want = 0;
+    for (int r = 0; r < 100; r++) {
+        uint64_t zero = 0;
+        if (me == 0)
+            MPI_Accumulate(&zero, 1, MPI_UINT64_T, 0, 0, 1, MPI_UINT64_T, MPI_REPLACE, win);
+        MPI_Win_flush(0, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Fetch_and_op(&bits, &old, MPI_UINT64_T, 0, 0, MPI_BOR, win);
+        MPI_Win_flush(0, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Fetch_and_op(NULL, &all, MPI_UINT64_T, 0, 0, MPI_NO_OP, win);
+        MPI_Win_flush(0, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        want = 0;
+        for (int i = 0; i < n; i++)
+            want |= (uint64_t)0xff << (8 * (i % 8));
+        if (all != want)
+            break;
+    }
+    MPI_Win_unlock_all(win);
+    int wrong = all != want, any = 0;
+    MPI_Allreduce(&wrong, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+    return any;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -148,6 +187,8 @@ int main(int argc, char **argv)
         wrong = win_align_wrong();
     else if (strcmp(q, "needs_target") == 0)
         wrong = needs_target();
+    else if (strcmp(q, "bitwise") == 0)
+        wrong = bitwise_lost();
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (wrong < 0)
         fprintf(stderr, "quirk_probe: unknown probe '%s'\n", q);

@@ -37,6 +37,7 @@ int main(void)
         printf("applied rcache: %s\n", mask & MPISHMEM_QUIRK_UCX_RCACHE_OFF ? "yes" : "no");
         printf("applied cas_self: %s\n", mask & MPISHMEM_QUIRK_OMPI_OSC_UCX ? "yes" : "no");
         printf("applied minmax: %s\n", own_minmax ? "yes" : "no");
+        printf("applied bitwise: %s\n", mask & MPISHMEM_QUIRK_BITWISE_BY_CAS ? "yes" : "no");
     }
     shmem_finalize();
     return 0;

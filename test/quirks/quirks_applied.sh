@@ -31,7 +31,7 @@ timeout 30 "$MPIEXEC" $MPIEXEC_FLAGS -n 1 "$applied_prog" > "$out" 2>&1 ||
 cat "$out"
 mpi=$(sed -n 's/^mpi: //p' "$out" | tr -s '\t ' '  ')
 applied() { sed -n "s/^applied $1: //p" "$out" | head -n 1; }
-a_rcache=$(applied rcache) a_cas=$(applied cas_self) a_minmax=$(applied minmax)
+a_rcache=$(applied rcache) a_cas=$(applied cas_self) a_minmax=$(applied minmax) a_bitwise=$(applied bitwise)
 
 # Each probe runs as the library runs: with the other workarounds it
 # applied in effect (UCX's cache on makes MPICH 4.0.2's compare-and-swap
@@ -44,10 +44,11 @@ rc_env="" osc_env=""
 d_rcache=$(defect rcache 1 $osc_env)
 d_cas=$(defect cas_self 2 $rc_env)
 d_minmax=$(defect minmax 1)
+d_bitwise=$(defect bitwise 2 $rc_env $osc_env)
 # The base rounding serves programs that start MPI themselves, where UCX's
 # cache stays on: MPICH 4.0.2 misplaces puts at an unaligned base only then.
 d_align=$(defect win_align 2 $osc_env)
-echo "defects: rcache $d_rcache, cas_self $d_cas, minmax $d_minmax, win_align $d_align"
+echo "defects: rcache $d_rcache, cas_self $d_cas, minmax $d_minmax, win_align $d_align, bitwise $d_bitwise"
 # Reported, not checked: the answer depends on the host's shared-memory
 # transports as much as on the MPI (docs/mpi-quirks.md).
 echo "defect needs_target (as the library runs): $(defect needs_target 2 $rc_env $osc_env)"
@@ -58,16 +59,17 @@ check() {
 check rcache "$a_rcache" "$d_rcache"
 check cas_self "$a_cas" "$d_cas"
 check minmax "$a_minmax" "$d_minmax"
+check bitwise "$a_bitwise" "$d_bitwise"
 
-# The measured table (docs/mpi-quirks.md): rcache cas_self minmax win_align.
+# The measured table (docs/mpi-quirks.md): rcache cas_self minmax win_align bitwise.
 case "$mpi" in
-    "MPICH Version: 4.0."*) want="yes no yes yes" ;;
-    "MPICH Version: 4.2."*) want="no no no no" ;;
-    "Open MPI v4.1."*) want="no yes no no" ;;
-    "Open MPI v5.0."*) want="no no no no" ;;
+    "MPICH Version: 4.0."*) want="yes no yes yes no" ;;
+    "MPICH Version: 4.2."*) want="no no no no no" ;;
+    "Open MPI v4.1."*) want="no yes no no no" ;;
+    "Open MPI v5.0."*) want="no no no no yes" ;;
     *) want="" ; echo "no table row for '$mpi': probes only" ;;
 esac
-got="$d_rcache $d_cas $d_minmax $d_align"
+got="$d_rcache $d_cas $d_minmax $d_align $d_bitwise"
 if [ -n "$want" ] && [ "$got" != "$want" ]; then
     echo "FAIL: '$mpi': defects $got, docs/mpi-quirks.md says $want"
     fail=1
