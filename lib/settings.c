@@ -45,39 +45,6 @@ static int read_lanes(void)
     return (int)n;
 }
 
-/* Every boolean variable follows one rule (docs/environment.md): true is
- * 1/y/yes/true/on, false is 0/n/no/false/off (any case); unset or empty
- * means the default; anything else stops shmem_init naming the variable. */
-int mpishmem_read_bool(const char *const *names, int dflt)
-{
-    const char *which = NULL;
-    const char *v = mpishmem_getenv_first(names, &which);
-    if (v == NULL || *v == '\0')
-        return dflt;
-    int b = mpishmem_parse_bool(v);
-    if (b < 0)
-        mpishmem_fatal("shmem_init", "%s='%s' is not a boolean (use 1/0, yes/no, "
-                       "true/false or on/off)", which, mpishmem_env_shown(v));
-    return b;
-}
-
-size_t mpishmem_size_setting(const char *var, const char *text)
-{
-    size_t bytes = 0;
-    int rc = mpishmem_parse_size(text, &bytes);
-    if (rc == -1)
-        mpishmem_fatal("shmem_init", "%s='%s' is not a valid size (expected a non-negative "
-                       "number with an optional k, m, g or t suffix, e.g. 512M or 1.5G)", var,
-                       mpishmem_env_shown(text));
-    /* Larger sizes could not be backed anyway, and arithmetic on them
-     * (rounding to pages, times the PEs of a node) would wrap. */
-    if (rc != 0 || bytes > MPISHMEM_SIZE_SETTING_MAX)
-        mpishmem_fatal("shmem_init", "%s='%s' is too large: a size is at most %zu bytes",
-                       var, mpishmem_env_shown(text),
-                       (size_t)MPISHMEM_SIZE_SETTING_MAX);
-    return bytes;
-}
-
 int mpishmem_peek_progress_thread(void)
 {
     const char *v = mpishmem_getenv_first(progress_vars, NULL);
