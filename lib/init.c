@@ -25,6 +25,7 @@
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/progress_thread.h"
 #include "../mpi_backend/amo_am.h"
+#include "../mpi_backend/request_service.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/mpi_family.h"
@@ -491,6 +492,7 @@ void shmem_finalize(void)
     /* From here on every PE is inside the library and polls MPI itself. */
     mpishmem_progress_thread_stop();
     mpishmem_amo_am_stop(); /* every request was answered before the barrier ended */
+    mpishmem_requests_stop();
     mpishmem_contexts_finalize();
     mpishmem_coll_finalize();
     mpishmem_teams_finalize();

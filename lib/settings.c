@@ -145,7 +145,7 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
                mpishmem_progress_thread_running() ? "running" : "not running",
                set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",
-               mpishmem_amo_am_on ? "requests" : "MPI atomics");
+               (mpishmem_serving() & MPISHMEM_SERVE_AMO) ? "requests" : "MPI atomics");
         mpishmem_spaces_report();
         mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();

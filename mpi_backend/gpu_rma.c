@@ -23,6 +23,7 @@
 #include "amo_path.h"
 #include "cuda_rt.h"
 #include "gpu_agent.h"
+#include "request_service.h"
 #include "error.h"
 
 /* The IPC mapping (or own memory) through which pe's copy of device
@@ -37,7 +38,7 @@ static char *ipc_of(const mpishmem_segment_t *s, int pe)
 static void staged_put(mpishmem_lane_t *l, int rank, size_t off, const char *src, size_t n)
 {
     MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    mpishmem_gpu_agent_lock();
+    mpishmem_requests_lock();
     for (size_t done = 0, k = 0; done < n; k++) {
         size_t c = n - done < MPISHMEM_GPU_CHUNK ? n - done : MPISHMEM_GPU_CHUNK;
         char *buf = mpishmem_gpu_stage_buffer(k % 2);
@@ -49,14 +50,14 @@ static void staged_put(mpishmem_lane_t *l, int rank, size_t off, const char *src
     }
     mpishmem_gpu_wait_serving(&q[0]);
     mpishmem_gpu_wait_serving(&q[1]);
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
 }
 
 static void staged_get(mpishmem_lane_t *l, int rank, size_t off, char *dest, size_t n)
 {
     size_t chunks = (n + MPISHMEM_GPU_CHUNK - 1) / MPISHMEM_GPU_CHUNK;
     MPI_Request q[2];
-    mpishmem_gpu_agent_lock();
+    mpishmem_requests_lock();
 #define AT(k) ((k) * MPISHMEM_GPU_CHUNK)
 #define LEN(k) (n - AT(k) < MPISHMEM_GPU_CHUNK ? n - AT(k) : MPISHMEM_GPU_CHUNK)
 #define POST(k)                                                                              \
@@ -74,7 +75,7 @@ static void staged_get(mpishmem_lane_t *l, int rank, size_t off, char *dest, siz
 #undef POST
 #undef LEN
 #undef AT
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
 }
 
 /* ---- MPI on a device buffer (GPU-aware) ------------------------------------ */
@@ -205,9 +206,9 @@ void mpishmem_gpu_amo(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *
     if (cond)
         memcpy(&c, cond, size);
     if (pe == mpishmem_rt.my_pe) {
-        mpishmem_gpu_agent_lock();
+        mpishmem_requests_lock();
         old = mpishmem_gpu_amo_apply(s, op, off, size, v, c);
-        mpishmem_gpu_agent_unlock();
+        mpishmem_requests_unlock();
     } else {
         /* A GPU-aware MPI's puts to pe must land before the AMO does. */
         if (s->gpu->aware && ipc_of(s, pe) == NULL)
