@@ -17,9 +17,11 @@
 #include "progress.h"
 #include "error.h"
 
-#define ACK_TAG 1
-#define FIRST_REQ_TAG 2
-#define FIRST_REPLY_TAG (FIRST_REQ_TAG + MPISHMEM_REQ_KINDS)
+/* Requests of kind k travel on tag 1 + k (test/amo/amo_requests.c holds
+ * back tag 1: the AMO requests), then acknowledgements, then answers. */
+#define FIRST_REQ_TAG 1
+#define ACK_TAG (FIRST_REQ_TAG + MPISHMEM_REQ_KINDS)
+#define FIRST_REPLY_TAG (ACK_TAG + 1)
 #define REPLY_TAGS 30000 /* below MPISHMEM_P2P_COLL_TAGS; MPI promises 32767 */
 #define BATCH 32
 
