@@ -40,6 +40,7 @@ static uint32_t ack_in;
 static MPI_Request ack_recv = MPI_REQUEST_NULL;
 static unsigned long unacked;
 static unsigned reply_seq;
+static int thread_rows; /* registered rows the progress thread may serve */
 
 static void serve_hook(void);
 
@@ -87,6 +88,7 @@ void mpishmem_requests_register(int kind, mpishmem_req_handler_t handler, void *
     r->buf = buf;
     r->max_bytes = max_bytes;
     r->from_thread = from_thread;
+    thread_rows += from_thread;
     post(r, kind);
     __atomic_store_n(&r->handler, handler, __ATOMIC_RELEASE);
     mpishmem_requests_unlock();
@@ -98,6 +100,7 @@ void mpishmem_requests_unregister(int kind)
     row_t *r = &rows[kind];
     if (r->handler != NULL) {
         __atomic_store_n(&r->handler, NULL, __ATOMIC_RELEASE);
+        thread_rows -= r->from_thread;
         cancel(&r->recv);
     }
     mpishmem_requests_unlock();
@@ -191,7 +194,7 @@ static void serve_locked(int thread_only)
 
 static void serve(int thread_only)
 {
-    if (comm == MPI_COMM_NULL)
+    if (comm == MPI_COMM_NULL || (thread_only && thread_rows == 0))
         return;
     if (holding) { /* this thread holds the lock: a wait inside a kind's work */
         if (!handling)
