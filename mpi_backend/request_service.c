@@ -35,7 +35,10 @@ typedef struct row {
 static MPI_Comm comm = MPI_COMM_NULL;
 static row_t rows[MPISHMEM_REQ_KINDS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread int holding, handling;
+/* holding: this thread took the lock through mpishmem_requests_lock;
+ * handling: a handler runs (under the lock, so no thread-local needed). */
+static __thread int holding;
+static int handling;
 static uint32_t ack_in;
 static MPI_Request ack_recv = MPI_REQUEST_NULL;
 static unsigned long unacked;
@@ -192,21 +195,19 @@ static void serve_locked(int thread_only)
     take_acks();
 }
 
+/* Thread-local state is read only when the lock is taken: by another
+ * thread, or by this one in a kind's own work (then it serves, unless a
+ * handler is running: a wait inside a handler serves nothing). */
 static void serve(int thread_only)
 {
     if (comm == MPI_COMM_NULL || (thread_only && thread_rows == 0))
         return;
-    if (holding) { /* this thread holds the lock: a wait inside a kind's work */
-        if (!handling)
-            serve_locked(thread_only);
-        return;
+    if (pthread_mutex_trylock(&lock) == 0) {
+        serve_locked(thread_only);
+        pthread_mutex_unlock(&lock);
+    } else if (holding && !handling) {
+        serve_locked(thread_only);
     }
-    if (pthread_mutex_trylock(&lock) != 0)
-        return; /* another thread of this PE is serving */
-    holding = 1;
-    serve_locked(thread_only);
-    holding = 0;
-    pthread_mutex_unlock(&lock);
 }
 
 static void serve_hook(void)
