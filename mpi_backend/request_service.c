@@ -28,7 +28,7 @@
 typedef struct row {
     mpishmem_req_handler_t handler; /* NULL: not registered */
     void *buf;
-    int max_bytes, from_thread;
+    int max_bytes, from_thread, fixed_size;
     MPI_Request recv;
 } row_t;
 
@@ -84,13 +84,15 @@ static void post(row_t *r, int kind)
 }
 
 void mpishmem_requests_register(int kind, mpishmem_req_handler_t handler, void *buf,
-                                int max_bytes, int from_thread)
+                                int max_bytes, int flags)
 {
+    int from_thread = (flags & MPISHMEM_REQ_FROM_THREAD) != 0;
     mpishmem_requests_lock();
     row_t *r = &rows[kind];
     r->buf = buf;
     r->max_bytes = max_bytes;
     r->from_thread = from_thread;
+    r->fixed_size = (flags & MPISHMEM_REQ_FIXED_SIZE) != 0;
     thread_rows += from_thread;
     post(r, kind);
     __atomic_store_n(&r->handler, handler, __ATOMIC_RELEASE);
@@ -164,12 +166,13 @@ static void serve_row(row_t *r, int kind)
     int ack_to = -1;
     uint32_t acks = 0;
     for (int k = 0; k < BATCH && r->handler != NULL; k++) {
-        int flag = 0, bytes = 0;
+        int flag = 0, bytes = r->max_bytes;
         MPI_Status st;
         MPISHMEM_MPI(MPI_Test(&r->recv, &flag, &st));
         if (!flag)
             break;
-        MPISHMEM_MPI(MPI_Get_count(&st, MPI_BYTE, &bytes));
+        if (!r->fixed_size) /* a longer one would have failed the receive */
+            MPISHMEM_MPI(MPI_Get_count(&st, MPI_BYTE, &bytes));
         handling = 1;
         int ack = r->handler(r->buf, bytes, st.MPI_SOURCE);
         handling = 0;

@@ -36,11 +36,15 @@ int mpishmem_requests_start(MPI_Comm world);
 /* After the last barrier of shmem_finalize. */
 void mpishmem_requests_stop(void);
 
-/* Row `kind`: requests of up to max_bytes land in buf.  from_thread: the
- * progress thread may serve them while the PE computes.  Requests to this
- * PE may arrive as soon as the caller's peers have registered too. */
+/* Row `kind`: requests of up to max_bytes land in buf.  Flags:
+ * MPISHMEM_REQ_FROM_THREAD, the progress thread may serve them while the
+ * PE computes; MPISHMEM_REQ_FIXED_SIZE, every request is max_bytes long
+ * (the handler is told so without asking MPI).  Requests to this PE may
+ * arrive as soon as the caller's peers have registered too. */
+#define MPISHMEM_REQ_FROM_THREAD 1
+#define MPISHMEM_REQ_FIXED_SIZE 2
 void mpishmem_requests_register(int kind, mpishmem_req_handler_t handler, void *buf,
-                                int max_bytes, int from_thread);
+                                int max_bytes, int flags);
 void mpishmem_requests_unregister(int kind);
 
 /* The communicator, the tag a kind's requests travel on, and a fresh tag
