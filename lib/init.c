@@ -27,6 +27,7 @@
 #include "../mpi_backend/progress.h"
 #include "../mpi_backend/progress_thread.h"
 #include "../mpi_backend/amo_am.h"
+#include "../mpi_backend/request_service.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/mpi_family.h"
@@ -187,7 +188,7 @@ static void start(int requested, int *provided)
     mpishmem_plan_after_heap(&set, mpi_provided, cores);
 
     mpishmem_rt.state = MPISHMEM_RUNNING;
-    mpishmem_exit_check_register();
+    mpishmem_exit_check_register(shmem_finalize);
     if (provided)
         *provided = mpishmem_rt.thread_level;
     mpishmem_report_settings(&set);
@@ -233,6 +234,7 @@ void shmem_finalize(void)
     /* From here on every PE is inside the library and polls MPI itself. */
     mpishmem_progress_thread_stop();
     mpishmem_amo_am_stop(); /* every request was answered before the barrier ended */
+    mpishmem_requests_stop();
     mpishmem_contexts_finalize();
     mpishmem_coll_finalize();
     mpishmem_teams_finalize();

@@ -65,8 +65,9 @@ int mpishmem_job_on_one_machine(void);
  * global data exist, the progress thread and the AMO route. */
 void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores);
 void mpishmem_plan_after_heap(const mpishmem_settings_t *set, int mpi_provided, int cores);
-/* Stop the job when a PE leaves while running, unless intended (exit_check.c). */
-void mpishmem_exit_check_register(void);
+/* Stop the job when a PE leaves while running, unless intended (exit_check.c);
+ * finalize: what finishes a PE that left with the whole job (shmem_finalize). */
+void mpishmem_exit_check_register(void (*finalize)(void));
 void mpishmem_exit_intended(void);
 
 /* MPI's text for an error code: messages never show a bare number. */

@@ -11,7 +11,8 @@
 
 /* 1 while some segment takes AMOs as requests: every wait serves them. */
 extern int mpishmem_amo_am_on;
-/* Collective over world: the communicator and the posted receives.  0 or
+/* Collective over world: registers AMO requests with the request service
+ * (request_service.h), starting it if need be.  0 or
  * an MPI error code.  While it is on, collectives poll and set-up calls
  * that block inside MPI are preceded by a polled barrier (progress.h). */
 int mpishmem_amo_am_start(MPI_Comm world);
@@ -20,12 +21,6 @@ int mpishmem_amo_am_start(MPI_Comm world);
 int mpishmem_amo_am_enable(mpishmem_segment_t *s);
 /* After the last barrier: nothing can be in flight any more. */
 void mpishmem_amo_am_stop(void);
-
-/* Serve requests that have arrived (a step of every wait). */
-void mpishmem_amo_am_serve(void);
-/* Until every non-fetching request this PE sent has been applied (its
- * flush of a target, completion.c). */
-void mpishmem_amo_am_wait_acks(void);
 
 /* op on the size-byte word at offset off of s on pe (s->amo_am set):
  * result (NULL for non-fetching ops) holds the old value on return. */

@@ -178,9 +178,6 @@ void mpishmem_amo_mpi(mpishmem_pending_t *p, mpishmem_segment_t *s, int op, size
     /* A PE polling its own memory with AMOs must still serve AMOs aimed at
      * it: Open MPI completes an atomic on the caller's own window without
      * progressing incoming operations, and a lock or flag loop would hang. */
-    if (pe == mpishmem_rt.my_pe) {
-        int flag;
-        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpishmem_rt.exit_comm, &flag,
-                                MPI_STATUS_IGNORE));
-    }
+    if (pe == mpishmem_rt.my_pe)
+        mpishmem_probe_mpi();
 }

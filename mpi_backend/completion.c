@@ -14,8 +14,8 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "amo_am.h"
 #include "progress.h"
+#include "request_service.h"
 #include "segment.h"
 #include "runtime.h"
 #include "error.h"
@@ -44,7 +44,7 @@ static void flush_target(const mpishmem_segment_t *s, mpishmem_lane_t *l, int pe
     int rank = mpishmem_lane_rank(l, pe);
     /* AMO requests (amo_am.c) mark lane 0: complete once acknowledged. */
     if (s->amo_am && l == &s->lanes[0])
-        mpishmem_amo_am_wait_acks();
+        mpishmem_requests_wait_acks();
     if (MPISHMEM_UNLIKELY(mpishmem_rt.wait_by_request) && s->win_bytes > 0 && s->gpu == NULL) {
         static __thread char scratch;
         MPI_Request r;

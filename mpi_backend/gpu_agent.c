@@ -7,20 +7,21 @@
  * buffers.  The owner serves them while it is inside the library (every
  * wait of the library takes a serving step, gpu_path.h): it copies a put's
  * data into its device memory, sends a get's data back, applies an AMO
- * and answers with the old value.  Requests of one origin are served in
- * the order sent (one communicator and tag per segment; MPI does not
- * overtake), so a request's answer also says that the origin's earlier
- * requests to that PE are done.  Transfers move in chunks of CHUNK bytes
+ * and answers with the old value.  The requests are a kind of the request
+ * service (request_service.h): its communicator, tags, reply numbering,
+ * lock and answer wait; each names its segment by the id its members
+ * agreed on (gpu_seg.c).  Requests of one origin are served in the order
+ * sent (one tag; MPI does not overtake), so a request's answer also says
+ * that the origin's earlier requests to that PE are done.  Transfers move in chunks of CHUNK bytes
  * through two buffers, so one chunk's device copy overlaps the previous
  * chunk's message.
  *
- * One lock serializes this PE's agent work and its own requests (they share
- * the buffers); a thread waiting for an answer serves incoming requests
- * meanwhile, so two PEs waiting for each other both progress.
+ * The service's lock serializes this PE's agent work and its own requests
+ * (they share the buffers); a thread waiting for an answer serves incoming
+ * requests meanwhile, so two PEs waiting for each other both progress.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +29,15 @@
 #include "cuda_rt.h"
 #include "gpu_agent.h"
 #include "progress.h"
+#include "request_service.h"
 #include "error.h"
-
-#define REQ_TAG 1
-#define FIRST_REPLY_TAG 2
-#define REPLY_TAGS 30000 /* MPI promises tags up to 32767 */
 
 enum { REQ_PUT = 1, REQ_GET, REQ_AMO };
 
 typedef struct req {
     uint32_t type;
     int32_t reply;     /* tag of the answer; -1: none (a put's chunks but the last) */
+    int32_t seg, pad;  /* the segment's id (mpishmem_gpu_seg_t) */
     uint64_t off, len; /* put: bytes following the header; get: bytes wanted */
     uint32_t op, size; /* AMO */
     uint64_t value, cond;
@@ -46,14 +45,14 @@ typedef struct req {
 
 #define HDR sizeof(req_t)
 
-static pthread_mutex_t agent_lock = PTHREAD_MUTEX_INITIALIZER;
 static mpishmem_segment_t *served[MPISHMEM_MAX_SEGMENTS];
 static int n_served;
 static char *in_buf, *out_buf[2], *stage_buf[2]; /* page-locked, HDR + CHUNK each */
 #define LAND_CHUNKS 2
 #define LAND_BYTES (LAND_CHUNKS * MPISHMEM_GPU_CHUNK)
 static char *land_buf; /* page-locked, LAND_BYTES: gets into device memory */
-static unsigned reply_seq;
+
+static int handle(const void *msg, int bytes, int src);
 
 /* ---- set-up ------------------------------------------------------------------ */
 
@@ -83,42 +82,44 @@ static void buffers_free(void)
 
 int mpishmem_gpu_agent_add(mpishmem_segment_t *s)
 {
-    pthread_mutex_lock(&agent_lock);
-    int rc = buffers_ready();
-    if (rc == 0 && n_served < MPISHMEM_MAX_SEGMENTS)
+    mpishmem_requests_lock();
+    int rc = buffers_ready(), first = 0;
+    if (rc == 0 && n_served < MPISHMEM_MAX_SEGMENTS) {
         served[n_served++] = s;
-    else
+        first = n_served == 1;
+    } else {
         rc = -1;
-    pthread_mutex_unlock(&agent_lock);
+    }
+    mpishmem_requests_unlock();
+    if (first)
+        mpishmem_requests_register(MPISHMEM_REQ_GPU, handle, in_buf,
+                                   (int)(HDR + MPISHMEM_GPU_CHUNK), 0);
     return rc;
 }
 
 void mpishmem_gpu_agent_remove(mpishmem_segment_t *s)
 {
-    pthread_mutex_lock(&agent_lock);
+    mpishmem_requests_lock();
+    int last = 0;
     for (int i = 0; i < n_served; i++)
         if (served[i] == s) {
             served[i] = served[--n_served];
+            last = n_served == 0;
             break;
         }
+    mpishmem_requests_unlock();
+    if (!last)
+        return;
+    mpishmem_requests_unregister(MPISHMEM_REQ_GPU);
+    mpishmem_requests_lock();
     if (n_served == 0)
         buffers_free();
-    pthread_mutex_unlock(&agent_lock);
+    mpishmem_requests_unlock();
 }
 
 char *mpishmem_gpu_stage_buffer(int k)
 {
     return stage_buf[k] + HDR;
-}
-
-void mpishmem_gpu_agent_lock(void)
-{
-    pthread_mutex_lock(&agent_lock);
-}
-
-void mpishmem_gpu_agent_unlock(void)
-{
-    pthread_mutex_unlock(&agent_lock);
 }
 
 /* ---- serving ----------------------------------------------------------------- */
@@ -170,10 +171,25 @@ static void serve_get(mpishmem_segment_t *s, MPI_Comm comm, int src, const req_t
     mpishmem_wait_request(&out[1]);
 }
 
-static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
+static mpishmem_segment_t *served_seg(int id, int src)
 {
+    for (int i = 0; i < n_served; i++)
+        if (served[i]->gpu->id == id)
+            return served[i];
+    mpishmem_fatal("mpishmem agent", "PE %d sent a request for device segment %d, which "
+                   "this PE does not serve", src, id);
+}
+
+/* One request (request_service.c calls this with its lock held); the
+ * agent answers itself, so the service owes no acknowledgement. */
+static int handle(const void *msg, int bytes, int src)
+{
+    MPI_Comm comm = mpishmem_requests_comm();
     req_t r;
-    memcpy(&r, in_buf, HDR);
+    if (bytes < (int)HDR)
+        mpishmem_fatal("mpishmem agent", "PE %d sent %d bytes, not a request", src, bytes);
+    memcpy(&r, msg, HDR);
+    mpishmem_segment_t *s = served_seg(r.seg, src);
     if (r.type != REQ_AMO)
         check_range(s, &r);
     switch (r.type) {
@@ -181,7 +197,7 @@ static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
         if ((size_t)bytes != HDR + r.len)
             mpishmem_fatal("mpishmem agent", "a put request of %d bytes announces %llu", bytes,
                            (unsigned long long)r.len);
-        mpishmem_cuda_copy(s->base + r.off, 1, in_buf + HDR, 0, r.len);
+        mpishmem_cuda_copy(s->base + r.off, 1, (const char *)msg + HDR, 0, r.len);
         if (r.reply >= 0)
             MPISHMEM_MPI(MPI_Send(NULL, 0, MPI_BYTE, src, r.reply, comm));
         break;
@@ -199,86 +215,44 @@ static void serve_one(mpishmem_segment_t *s, MPI_Comm comm, int src, int bytes)
     default:
         mpishmem_fatal("mpishmem agent", "unknown request type %u", r.type);
     }
-}
-
-/* Serve what has arrived (a few per segment); the caller holds the lock. */
-static void serve_locked(void)
-{
-    for (int i = 0; i < n_served; i++) {
-        mpishmem_segment_t *s = served[i];
-        MPI_Comm comm = s->gpu->agent;
-        for (int k = 0; k < 8; k++) {
-            int flag = 0, bytes = 0;
-            MPI_Message m;
-            MPI_Status st;
-            MPISHMEM_MPI(MPI_Improbe(MPI_ANY_SOURCE, REQ_TAG, comm, &flag, &m, &st));
-            if (!flag)
-                break;
-            MPISHMEM_MPI(MPI_Get_count(&st, MPI_BYTE, &bytes));
-            MPISHMEM_MPI(MPI_Mrecv(in_buf, bytes, MPI_BYTE, &m, MPI_STATUS_IGNORE));
-            serve_one(s, comm, st.MPI_SOURCE, bytes);
-        }
-    }
-}
-
-void mpishmem_gpu_serve(void)
-{
-    if (__atomic_load_n(&n_served, __ATOMIC_RELAXED) == 0)
-        return;
-    if (pthread_mutex_trylock(&agent_lock) != 0)
-        return; /* another thread of this PE serves (or waits, serving) */
-    serve_locked();
-    pthread_mutex_unlock(&agent_lock);
+    return 0;
 }
 
 /* Until r completes, serving meanwhile; the caller holds the lock. */
 void mpishmem_gpu_wait_serving(MPI_Request *r)
 {
-    unsigned spins = 0;
-    int done = 0;
-    for (;;) {
-        MPISHMEM_MPI(MPI_Test(r, &done, MPI_STATUS_IGNORE));
-        if (done)
-            return;
-        serve_locked();
-        mpishmem_progress_step(&spins);
-    }
+    mpishmem_wait_answer(r);
 }
 
 /* ---- requests ---------------------------------------------------------------- */
 
-static int reply_tag(void)
-{
-    return FIRST_REPLY_TAG + (int)(reply_seq++ % REPLY_TAGS);
-}
-
 void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const void *src,
                             int src_dev, size_t n)
 {
-    MPI_Comm comm = s->gpu->agent;
-    int rank = mpishmem_segment_rank(s, pe);
-    mpishmem_gpu_agent_lock();
+    MPI_Comm comm = mpishmem_requests_comm();
+    int rank = pe, id = s->gpu->id;
+    mpishmem_requests_lock();
     MPI_Request ack, out[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    int tag = reply_tag();
+    int tag = mpishmem_requests_reply_tag();
     MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, rank, tag, comm, &ack));
     for (size_t done = 0, k = 0; done < n; k++) {
         size_t c = n - done < MPISHMEM_GPU_CHUNK ? n - done : MPISHMEM_GPU_CHUNK;
         char *buf = stage_buf[k % 2];
         mpishmem_gpu_wait_serving(&out[k % 2]);
-        req_t r = {.type = REQ_PUT, .reply = done + c == n ? tag : -1, .off = off + done,
+        req_t r = {.type = REQ_PUT, .seg = id, .reply = done + c == n ? tag : -1, .off = off + done,
                    .len = c};
         memcpy(buf, &r, HDR);
         if (src_dev)
             mpishmem_cuda_copy(buf + HDR, 0, (const char *)src + done, 1, c);
         else
             memcpy(buf + HDR, (const char *)src + done, c);
-        MPISHMEM_MPI(MPI_Isend(buf, (int)(HDR + c), MPI_BYTE, rank, REQ_TAG, comm, &out[k % 2]));
+        MPISHMEM_MPI(MPI_Isend(buf, (int)(HDR + c), MPI_BYTE, rank, mpishmem_requests_tag(MPISHMEM_REQ_GPU), comm, &out[k % 2]));
         done += c;
     }
     mpishmem_gpu_wait_serving(&out[0]);
     mpishmem_gpu_wait_serving(&out[1]);
     mpishmem_gpu_wait_serving(&ack);
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
 }
 
 /* One get request: n bytes from the owner's offset off into land (host
@@ -288,22 +262,23 @@ void mpishmem_gpu_agent_put(mpishmem_segment_t *s, int pe, size_t off, const voi
  * sends then always find theirs, even while this PE, waiting, serves the
  * owner's own get (a receive posted only after the previous chunk arrived
  * would wait for a loop that is suspended under the serving). */
-static void get_request(MPI_Comm comm, int rank, size_t off, char *land, char *dest, size_t n)
+static void get_request(MPI_Comm comm, int rank, int id, size_t off, char *land, char *dest,
+                        size_t n)
 {
     size_t chunks = (n + MPISHMEM_GPU_CHUNK - 1) / MPISHMEM_GPU_CHUNK;
     MPI_Request few[LAND_CHUNKS], *in = chunks <= LAND_CHUNKS ? few : malloc(chunks * sizeof *in);
     MPI_Request sent;
     if (in == NULL)
         mpishmem_fatal("shmem_get", "out of memory for a %zu-byte get from device memory", n);
-    int tag = reply_tag();
+    int tag = mpishmem_requests_reply_tag();
     for (size_t k = 0; k < chunks; k++) {
         size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
                                                                          : MPISHMEM_GPU_CHUNK;
         MPISHMEM_MPI(MPI_Irecv(land + at, (int)c, MPI_BYTE, rank, tag, comm, &in[k]));
     }
-    req_t r = {.type = REQ_GET, .reply = tag, .off = off, .len = n};
+    req_t r = {.type = REQ_GET, .seg = id, .reply = tag, .off = off, .len = n};
     memcpy(stage_buf[0], &r, HDR);
-    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent));
+    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, mpishmem_requests_tag(MPISHMEM_REQ_GPU), comm, &sent));
     for (size_t k = 0; k < chunks; k++) {
         mpishmem_gpu_wait_serving(&in[k]);
         size_t at = k * MPISHMEM_GPU_CHUNK, c = n - at < MPISHMEM_GPU_CHUNK ? n - at
@@ -325,36 +300,36 @@ static void get_request(MPI_Comm comm, int rank, size_t off, char *land, char *d
 void mpishmem_gpu_agent_get(mpishmem_segment_t *s, int pe, size_t off, void *dest,
                             int dest_dev, size_t n)
 {
-    MPI_Comm comm = s->gpu->agent;
-    int rank = mpishmem_segment_rank(s, pe);
-    mpishmem_gpu_agent_lock();
+    MPI_Comm comm = mpishmem_requests_comm();
+    int rank = pe, id = s->gpu->id;
+    mpishmem_requests_lock();
     if (!dest_dev)
-        get_request(comm, rank, off, dest, NULL, n);
+        get_request(comm, rank, id, off, dest, NULL, n);
     else
         for (size_t done = 0; done < n;) {
             size_t c = n - done < LAND_BYTES ? n - done : LAND_BYTES;
-            get_request(comm, rank, off + done, land_buf, (char *)dest + done, c);
+            get_request(comm, rank, id, off + done, land_buf, (char *)dest + done, c);
             done += c;
         }
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
 }
 
 uint64_t mpishmem_gpu_agent_amo(mpishmem_segment_t *s, int pe, int op, size_t off, size_t size,
                                 uint64_t value, uint64_t cond)
 {
-    MPI_Comm comm = s->gpu->agent;
-    int rank = mpishmem_segment_rank(s, pe);
+    MPI_Comm comm = mpishmem_requests_comm();
+    int rank = pe, id = s->gpu->id;
     uint64_t old = 0;
-    mpishmem_gpu_agent_lock();
-    int tag = reply_tag();
+    mpishmem_requests_lock();
+    int tag = mpishmem_requests_reply_tag();
     MPI_Request ans, sent;
     MPISHMEM_MPI(MPI_Irecv(&old, 8, MPI_BYTE, rank, tag, comm, &ans));
-    req_t r = {.type = REQ_AMO, .reply = tag, .off = off, .op = (uint32_t)op,
+    req_t r = {.type = REQ_AMO, .seg = id, .reply = tag, .off = off, .op = (uint32_t)op,
                .size = (uint32_t)size, .value = value, .cond = cond};
     memcpy(stage_buf[0], &r, HDR);
-    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, REQ_TAG, comm, &sent));
+    MPISHMEM_MPI(MPI_Isend(stage_buf[0], (int)HDR, MPI_BYTE, rank, mpishmem_requests_tag(MPISHMEM_REQ_GPU), comm, &sent));
     mpishmem_gpu_wait_serving(&sent);
     mpishmem_gpu_wait_serving(&ans);
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
     return old;
 }

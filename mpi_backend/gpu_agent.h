@@ -1,6 +1,7 @@
 /*
  * mpishmem: the agent (gpu_agent.c) as the rest of the GPU data path uses
- * it.  Every call here takes the agent lock itself, except where said.
+ * it.  Every call here takes the request service's lock itself, except
+ * where said.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -30,10 +31,9 @@ uint64_t mpishmem_gpu_agent_amo(mpishmem_segment_t *s, int pe, int op, size_t of
 uint64_t mpishmem_gpu_amo_apply(mpishmem_segment_t *s, int op, size_t off, size_t size,
                                 uint64_t value, uint64_t cond);
 
-/* The lock, the two staging buffers (CHUNK bytes each) it guards, and a
- * wait that serves while it waits (lock held). */
-void mpishmem_gpu_agent_lock(void);
-void mpishmem_gpu_agent_unlock(void);
+/* The two staging buffers (CHUNK bytes each) that the request service's
+ * lock (mpishmem_requests_lock) guards, and a wait that serves while it
+ * waits (lock held). */
 char *mpishmem_gpu_stage_buffer(int k);
 void mpishmem_gpu_wait_serving(MPI_Request *r);
 

@@ -18,7 +18,6 @@
 #include "gpu_path.h"
 
 int mpishmem_gpu_on;
-int mpishmem_gpu_service_on;
 int mpishmem_gpu_mpi_aware;
 unsigned mpishmem_gpu_kind_generation = 1;
 

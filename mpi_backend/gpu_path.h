@@ -33,9 +33,6 @@
 
 /* Device memory may exist: classify local buffers. */
 extern int mpishmem_gpu_on;
-/* Some PE may need this one's agent: waits serve it, and collectives
- * never block inside MPI (their PEs may still be waiting for it). */
-extern int mpishmem_gpu_service_on;
 
 typedef struct mpishmem_gpu_seg {
     int gpu;        /* CUDA device of this PE's memory */
@@ -43,7 +40,6 @@ typedef struct mpishmem_gpu_seg {
     int aware;      /* MPI reads and writes this memory itself (GPU-aware, probed) */
     char **ipc;     /* [n_pes]: each PE's memory opened here (self: base), or NULL */
     MPI_Comm comm;  /* the members (not owned) */
-    MPI_Comm agent; /* the members, for agent requests (owned) */
 } mpishmem_gpu_seg_t;
 
 /* Bumped when device segments come or go: clears the cached answers. */
@@ -79,9 +75,6 @@ void mpishmem_gpu_amo(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *
  * collectives and realloc use them. */
 void mpishmem_gpu_copy(void *dst, const void *src, size_t n);
 void mpishmem_gpu_zero(void *dst, size_t n);
-
-/* Serve requests from other PEs' agents (a step of every wait). */
-void mpishmem_gpu_serve(void);
 
 /* Device segments (gpu_seg.c): set up a segment over device memory at
  * s->base whose windows exist, collective over comm; 0 or -1.  `aware`:

@@ -13,7 +13,8 @@
  *   device, MPI   device  GPU-aware MPI: MPI on the device buffer
  *   device        any     not GPU-aware, no IPC: the owner's agent
  * A PE's own device memory is always reached by a copy.  Everything but
- * MPI RMA completes before it returns.
+ * MPI RMA completes before it returns; MPI RMA on a device buffer takes the
+ * host path's completion (mpishmem_mpi_put_route / get_route, rma_path.h).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -23,6 +24,7 @@
 #include "amo_path.h"
 #include "cuda_rt.h"
 #include "gpu_agent.h"
+#include "request_service.h"
 #include "error.h"
 
 /* The IPC mapping (or own memory) through which pe's copy of device
@@ -37,7 +39,7 @@ static char *ipc_of(const mpishmem_segment_t *s, int pe)
 static void staged_put(mpishmem_lane_t *l, int rank, size_t off, const char *src, size_t n)
 {
     MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    mpishmem_gpu_agent_lock();
+    mpishmem_requests_lock();
     for (size_t done = 0, k = 0; done < n; k++) {
         size_t c = n - done < MPISHMEM_GPU_CHUNK ? n - done : MPISHMEM_GPU_CHUNK;
         char *buf = mpishmem_gpu_stage_buffer(k % 2);
@@ -49,14 +51,14 @@ static void staged_put(mpishmem_lane_t *l, int rank, size_t off, const char *src
     }
     mpishmem_gpu_wait_serving(&q[0]);
     mpishmem_gpu_wait_serving(&q[1]);
-    mpishmem_gpu_agent_unlock();
+    mpishmem_requests_unlock();
 }
 
 static void staged_get(mpishmem_lane_t *l, int rank, size_t off, char *dest, size_t n)
 {
     size_t chunks = (n + MPISHMEM_GPU_CHUNK - 1) / MPISHMEM_GPU_CHUNK;
     MPI_Request q[2];
-    mpishmem_gpu_agent_lock();
+    mpishmem_requests_lock();
 #define AT(k) ((k) * MPISHMEM_GPU_CHUNK)
 #define LEN(k) (n - AT(k) < MPISHMEM_GPU_CHUNK ? n - AT(k) : MPISHMEM_GPU_CHUNK)
 #define POST(k)                                                                              \
@@ -74,32 +76,7 @@ static void staged_get(mpishmem_lane_t *l, int rank, size_t off, char *dest, siz
 #undef POST
 #undef LEN
 #undef AT
-    mpishmem_gpu_agent_unlock();
-}
-
-/* ---- MPI on a device buffer (GPU-aware) ------------------------------------ */
-
-static void mpi_put(shmem_ctx_t ctx, mpishmem_segment_t *s, mpishmem_lane_t *l, int rank,
-                    size_t off, const void *src, size_t n, int pe, int blocking)
-{
-    mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
-    if (blocking) /* no bounce copy: the source is device memory */
-        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
-    mpishmem_lane_mark(&ctx->pending, s, l, pe);
-}
-
-static void mpi_get(shmem_ctx_t ctx, mpishmem_segment_t *s, mpishmem_lane_t *l, int rank,
-                    size_t off, void *dest, size_t n, int pe, int blocking)
-{
-    if (!blocking) {
-        mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
-        mpishmem_lane_mark(&ctx->pending, s, l, pe);
-    } else if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE)) {
-        mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
-    } else {
-        mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
-        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
-    }
+    mpishmem_requests_unlock();
 }
 
 /* ---- the routes ------------------------------------------------------------- */
@@ -118,7 +95,7 @@ int mpishmem_gpu_put(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *s
             mpishmem_cuda_copy(mpishmem_segment_peer(s, pe) + off, 0, src, 1, n);
             mpishmem_note_store();
         } else if (mpishmem_gpu_mpi_aware) {
-            mpi_put(ctx, s, l, rank, off, src, n, pe, blocking);
+            mpishmem_mpi_put_route(ctx, s, l, rank, off, src, n, pe, blocking);
         } else {
             staged_put(l, rank, off, src, n);
             mpishmem_lane_mark(&ctx->pending, s, l, pe);
@@ -131,7 +108,7 @@ int mpishmem_gpu_put(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *s
     else if (s->gpu->aware && !src_dev)
         return 0; /* MPI takes a host source into device memory: the host path */
     else if (s->gpu->aware)
-        mpi_put(ctx, s, l, rank, off, src, n, pe, blocking);
+        mpishmem_mpi_put_route(ctx, s, l, rank, off, src, n, pe, blocking);
     else
         mpishmem_gpu_agent_put(s, pe, off, src, src_dev, n);
     return 1;
@@ -151,12 +128,14 @@ int mpishmem_gpu_get(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *s
             mpishmem_cuda_copy(dest, 1, mpishmem_segment_peer(s, pe) + off, 0, n);
             return 1;
         }
-        /* Observe this context's earlier puts and AMOs to pe. */
-        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
-        if (mpishmem_gpu_mpi_aware)
-            mpi_get(ctx, s, l, rank, off, dest, n, pe, blocking);
-        else
+        if (mpishmem_gpu_mpi_aware) {
+            mpishmem_mpi_get_route(ctx, s, l, off, dest, n, pe, blocking);
+        } else {
+            /* Observe this context's earlier puts and AMOs to pe, as
+             * mpishmem_mpi_get_route does. */
+            mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
             staged_get(l, rank, off, dest, n);
+        }
         return 1;
     }
     char *ipc = ipc_of(s, pe);
@@ -165,8 +144,7 @@ int mpishmem_gpu_get(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *s
     } else if (s->gpu->aware) {
         if (!dest_dev)
             return 0;
-        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
-        mpi_get(ctx, s, l, rank, off, dest, n, pe, blocking);
+        mpishmem_mpi_get_route(ctx, s, l, off, dest, n, pe, blocking);
     } else {
         mpishmem_gpu_agent_get(s, pe, off, dest, dest_dev, n);
     }
@@ -205,9 +183,9 @@ void mpishmem_gpu_amo(const char *routine, shmem_ctx_t ctx, mpishmem_segment_t *
     if (cond)
         memcpy(&c, cond, size);
     if (pe == mpishmem_rt.my_pe) {
-        mpishmem_gpu_agent_lock();
+        mpishmem_requests_lock();
         old = mpishmem_gpu_amo_apply(s, op, off, size, v, c);
-        mpishmem_gpu_agent_unlock();
+        mpishmem_requests_unlock();
     } else {
         /* A GPU-aware MPI's puts to pe must land before the AMO does. */
         if (s->gpu->aware && ipc_of(s, pe) == NULL)

@@ -88,15 +88,18 @@ int mpishmem_gpu_seg_create(mpishmem_segment_t *s, int gpu, MPI_Comm comm, int a
 {
     mpishmem_gpu_seg_t *g = calloc(1, sizeof *g);
     char **ipc = calloc((size_t)mpishmem_rt.n_pes, sizeof *ipc);
-    int ok = g && ipc && mpishmem_comm_dup(comm, &g->agent) == MPI_SUCCESS, all = 0;
-    mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
-    if (!all) {
-        if (ok)
-            MPISHMEM_MPI(MPI_Comm_free(&g->agent));
+    /* The id agents name the segment by: above every id any member has
+     * agreed on before, so unique among each member's segments. */
+    static int last_id;
+    int v[2] = {!(g && ipc), last_id + 1}, r[2];
+    mpishmem_allreduce(v, r, 2, MPI_INT, MPI_MAX, comm);
+    if (r[0]) {
         free(g);
         free(ipc);
         return -1;
     }
+    last_id = r[1];
+    g->id = r[1];
     g->gpu = gpu;
     g->comm = comm;
     g->ipc = ipc;
@@ -109,7 +112,7 @@ int mpishmem_gpu_seg_create(mpishmem_segment_t *s, int gpu, MPI_Comm comm, int a
                        "on a window over device memory gave wrong data on some PE: this MPI "
                        "is not GPU-aware for RMA (unset the variable to stage through host "
                        "memory)");
-    ok = mpishmem_gpu_agent_add(s) == 0;
+    int ok = mpishmem_gpu_agent_add(s) == 0, all = 0;
     mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
     if (!all) {
         if (ok)
@@ -135,8 +138,7 @@ void mpishmem_gpu_seg_destroy(mpishmem_segment_t *s)
         if (g->ipc[pe] != NULL && pe != mpishmem_rt.my_pe)
             mpishmem_cuda_ipc_close(g->ipc[pe]);
     /* Every member has closed its mappings before any owner frees. */
-    mpishmem_barrier_comm(g->agent);
-    MPISHMEM_MPI(MPI_Comm_free(&g->agent));
+    mpishmem_barrier_comm(g->comm);
     free(g->ipc);
     free(g);
     s->gpu = NULL;

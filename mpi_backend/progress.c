@@ -1,20 +1,17 @@
 /*
- * mpishmem: progress and yielding while polling.
+ * mpishmem: the waiting rule: how every wait of the library polls (spin,
+ * yield, nap, serve requests, poll MPI).  Its constants are here, each with
+ * the measurement that chose it; the other files only call the waits below
+ * (progress.h).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#include "amo_am.h"
-#include "gpu_path.h"
 #include "progress.h"
 #include "runtime.h"
-#include "launcher_env.h"
 #include "error.h"
 #include "route_plan.h"
 
@@ -50,12 +47,19 @@
 
 unsigned long mpishmem_mpi_activity;
 
+int mpishmem_serve_on;
+static void (*serve_hook)(void);
+
+void mpishmem_serve_set_hook(void (*hook)(void))
+{
+    __atomic_store_n(&serve_hook, hook, __ATOMIC_RELEASE);
+}
+
 void mpishmem_serve(void)
 {
-    if (mpishmem_gpu_service_on)
-        mpishmem_gpu_serve();
-    if (mpishmem_amo_am_on)
-        mpishmem_amo_am_serve();
+    void (*hook)(void) = __atomic_load_n(&serve_hook, __ATOMIC_ACQUIRE);
+    if (hook != NULL)
+        hook();
 }
 
 /* On the world's duplicate that carries no messages (runtime.h): MPICH's
@@ -210,106 +214,30 @@ void mpishmem_wait_message(MPI_Request *req)
     }
 }
 
-void mpishmem_meet_before_blocking(MPI_Comm comm)
+void mpishmem_probe_mpi(void)
 {
-    if (mpishmem_serving())
-        mpishmem_barrier_comm(comm);
+    poke_mpi();
 }
 
-void mpishmem_barrier_comm(MPI_Comm comm)
+/* An answer to this PE's own request (request_service.h).  With a core of
+ * its own the PE tests the answer and serves others' requests only every
+ * few tests (each serving pass tests two more requests); oversubscribed it
+ * waits as mpishmem_wait_request does (serving at every step). */
+#define TESTS_PER_SERVE 8u
+void mpishmem_wait_answer(MPI_Request *answer)
 {
-    int n, me;
-    MPISHMEM_MPI(MPI_Comm_size(comm, &n));
-    MPISHMEM_MPI(MPI_Comm_rank(comm, &me));
-    /* Round k: tell rank me + 2^k, hear from rank me - 2^k.  Distances
-     * below n are distinct, so a round's partner differs from every
-     * other round's. */
-    for (int dist = 1, round = 0; dist < n; dist <<= 1, round++) {
-        MPI_Request r[2];
-        int tag = MPISHMEM_BARRIER_TAG + round;
-        MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, (me - dist + n) % n, tag, comm, &r[0]));
-        MPISHMEM_MPI(MPI_Isend(NULL, 0, MPI_BYTE, (me + dist) % n, tag, comm, &r[1]));
-        mpishmem_wait_message(&r[0]);
-        mpishmem_wait_message(&r[1]);
+    if (mpishmem_rt.yield) {
+        mpishmem_wait_request(answer);
+        return;
     }
-}
-
-int mpishmem_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm)
-{
-    MPI_Request req;
-    MPISHMEM_MPI(MPI_Iallreduce(in, out, count, type, op, comm, &req));
-    mpishmem_wait_request(&req);
-    return MPI_SUCCESS; /* a failure stopped the job */
-}
-
-int mpishmem_allgather(const void *in, int in_count, MPI_Datatype in_type, void *out,
-                       int out_count, MPI_Datatype out_type, MPI_Comm comm)
-{
-    MPI_Request req;
-    MPISHMEM_MPI(MPI_Iallgather(in, in_count, in_type, out, out_count, out_type, comm, &req));
-    mpishmem_wait_request(&req);
-    return MPI_SUCCESS; /* a failure stopped the job */
-}
-
-int mpishmem_comm_dup(MPI_Comm comm, MPI_Comm *dup)
-{
-    MPI_Request req;
-    MPISHMEM_MPI(MPI_Comm_idup(comm, dup, &req));
-    mpishmem_wait_request(&req);
-    return MPI_SUCCESS; /* a failure stopped the job */
-}
-
-/* CPUs the cgroup's quota allows (cgroup v2 cpu.max, or v1 cfs quota), or
- * 0 when there is no quota. */
-static long cgroup_cpus(void)
-{
-    long quota = -1, period = 0;
-    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
-    if (f != NULL) {
-        char q[32];
-        if (fscanf(f, "%31s %ld", q, &period) == 2 && q[0] != 'm')
-            sscanf(q, "%ld", &quota);
-        fclose(f);
-    } else if ((f = fopen("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "r")) != NULL) {
-        if (fscanf(f, "%ld", &quota) != 1)
-            quota = -1;
-        fclose(f);
-        if ((f = fopen("/sys/fs/cgroup/cpu/cpu.cfs_period_us", "r")) != NULL) {
-            if (fscanf(f, "%ld", &period) != 1)
-                period = 0;
-            fclose(f);
+    int done = 0;
+    for (unsigned n = 1;; n++) {
+        MPISHMEM_MPI(MPI_Test(answer, &done, MPI_STATUS_IGNORE));
+        if (done)
+            return;
+        if (n % TESTS_PER_SERVE == 0) {
+            mpishmem_note_mpi_activity();
+            mpishmem_serve(); /* two PEs may wait for each other's answers */
         }
     }
-    if (quota <= 0 || period <= 0)
-        return 0;
-    return (quota + period - 1) / period;
-}
-
-int mpishmem_launcher_oversubscribed(void)
-{
-    int local = mpishmem_launcher_local_size();
-    cpu_set_t mine;
-    if (local <= 1 || sched_getaffinity(0, sizeof mine, &mine) != 0)
-        return 0;
-    return local > CPU_COUNT(&mine);
-}
-
-int mpishmem_node_cores(MPI_Comm node)
-{
-    /* The union of the node's PEs' affinity masks: PEs bound one per core
-     * each see one CPU, yet every PE has its own. */
-    cpu_set_t mine, all;
-    CPU_ZERO(&mine);
-    if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-            CPU_SET((int)c, &mine);
-    }
-    mpishmem_allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
-    long cores = CPU_COUNT(&all);
-    long quota = cgroup_cpus();
-    if (quota > 0 && quota < cores)
-        cores = quota;
-    return cores > 0 ? (int)cores : 1;
 }

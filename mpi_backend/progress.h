@@ -1,5 +1,7 @@
 /*
- * mpishmem: keeping MPI progressing while a PE waits.
+ * mpishmem: keeping MPI progressing while a PE waits.  The waiting rule is
+ * progress.c; the polled set-up collectives polled_coll.c; the count of a
+ * node's cores cores.c.
  *
  * A PE blocked in wait_until or a barrier must still serve RMA aimed at it
  * (some MPI transports need the target to poll).  With a core of its own it
@@ -37,15 +39,27 @@ static inline void mpishmem_note_mpi_activity(void)
  * (mpishmem_rt.wait_by_request), gets, fetching AMOs and flushes wait by
  * polling requests and giving the core away (completion.c). */
 
-/* Requests from other PEs that this PE serves while it waits: GPU agent
- * work (gpu_path.h) and AMO requests (amo_am.h). */
-extern int mpishmem_gpu_service_on;
-extern int mpishmem_amo_am_on;
-void mpishmem_serve(void);
+/* Requests from other PEs that this PE serves while it waits
+ * (request_service.h): a bit per kind that some PE may send here.  Every
+ * wait then calls the serving hook, which the request service sets when it
+ * starts (so this file never names it). */
+#define MPISHMEM_SERVE_AMO 1
+#define MPISHMEM_SERVE_GPU 2
+extern int mpishmem_serve_on;
+static inline void mpishmem_serve_turn_on(int kind)
+{
+    __atomic_or_fetch(&mpishmem_serve_on, kind, __ATOMIC_RELEASE);
+}
+static inline void mpishmem_serve_turn_off(int kind)
+{
+    __atomic_and_fetch(&mpishmem_serve_on, ~kind, __ATOMIC_RELEASE);
+}
 static inline int mpishmem_serving(void)
 {
-    return mpishmem_gpu_service_on | mpishmem_amo_am_on;
+    return mpishmem_serve_on;
 }
+void mpishmem_serve_set_hook(void (*hook)(void));
+void mpishmem_serve(void);
 /* Whether a PE blocked inside an MPI call would leave a peer waiting for
  * it: then collectives poll instead of blocking.  A progress thread does
  * not make blocking safe: it would have to win MPICH's lock from a thread
@@ -75,6 +89,13 @@ void mpishmem_progress_poke(void);
  * above poll MPI with (progress.c). */
 void mpishmem_progress_finalize(void);
 
+/* One MPI_Iprobe, progressing what MPI progresses there (an AMO on this
+ * PE's own window, amo_mpi.c). */
+void mpishmem_probe_mpi(void);
+/* Until the answer to one of this PE's requests to another is in
+ * (request_service.h, the GPU agent, staged GPU transfers), serving
+ * others' requests meanwhile. */
+void mpishmem_wait_answer(MPI_Request *answer);
 /* Waits for a request (a non-blocking collective, or an RMA request whose
  * answer may need the target PE inside MPI), polling it with the steps
  * above instead of spinning inside MPI. */

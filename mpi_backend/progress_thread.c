@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress_thread.h"
-#include "amo_am.h"
+#include "request_service.h"
 #include "progress.h"
 #include "launcher_env.h"
 #include "error.h"
@@ -64,9 +64,10 @@ static void *poll_mpi(void *arg)
         int flag;
         MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE));
         /* Peers' AMO requests (amo_am.c) wait for this while the PE computes
-         * or sits in an MPI call of its own. */
-        if (mpishmem_amo_am_on)
-            mpishmem_amo_am_serve();
+         * or sits in an MPI call of its own: the kinds of request that allow
+         * it (request_service.h). */
+        if (mpishmem_serving())
+            mpishmem_requests_serve_from_thread();
     }
     return NULL;
 }

@@ -162,6 +162,42 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
 /* The same, returning once the data has arrived. */
 void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off);
 
+/* The MPI route of a put and of a get once the buffers are ready for MPI:
+ * the one completion rule, for host buffers (below) and device buffers
+ * that MPI takes itself (gpu_rma.c).  A blocking put waits for local
+ * completion (host sources up to MPISHMEM_BOUNCE_MAX were bounced before,
+ * and arrive here non-blocking); a blocking get first makes this
+ * context's earlier puts and AMOs to pe complete, so it observes them. */
+static inline void mpishmem_mpi_put_route(shmem_ctx_t ctx, mpishmem_segment_t *s,
+                                          mpishmem_lane_t *l, int rank, size_t off,
+                                          const void *src, size_t n, int pe, int blocking)
+{
+    mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
+    if (blocking)
+        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
+    mpishmem_lane_mark(&ctx->pending, s, l, pe);
+}
+
+static inline void mpishmem_mpi_get_route(shmem_ctx_t ctx, mpishmem_segment_t *s,
+                                          mpishmem_lane_t *l, size_t off, void *dest,
+                                          size_t n, int pe, int blocking)
+{
+    int rank = mpishmem_segment_rank(s, pe);
+    if (blocking) {
+        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
+        if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
+                              mpishmem_rt.wait_by_request)) {
+            mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
+        } else {
+            mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
+            MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
+        }
+        return;
+    }
+    mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
+    mpishmem_lane_mark(&ctx->pending, s, l, pe);
+}
+
 static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
                                       const void *src, size_t n, int pe, int blocking)
 {
@@ -189,10 +225,7 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
         src = mpishmem_bounce_stage(l->win, rank, src, n);
         blocking = 0;
     }
-    mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
-    if (blocking)
-        MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
-    mpishmem_lane_mark(&ctx->pending, s, l, pe);
+    mpishmem_mpi_put_route(ctx, s, l, rank, off, src, n, pe, blocking);
 }
 
 static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
@@ -211,22 +244,8 @@ static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void
         mpishmem_load_copy(dest, peer + off, n);
         return;
     }
-    mpishmem_lane_t *l = mpishmem_segment_lane(s, ctx->lane);
-    if (blocking) {
-        /* Observe this context's earlier puts and AMOs to pe. */
-        mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
-        int rank = mpishmem_segment_rank(s, pe);
-        if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
-                              mpishmem_rt.wait_by_request)) {
-            mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
-        } else {
-            mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
-            MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
-        }
-        return;
-    }
-    mpishmem_mpi_get_bytes(l->win, dest, n, mpishmem_segment_rank(s, pe), off);
-    mpishmem_lane_mark(&ctx->pending, s, l, pe);
+    mpishmem_mpi_get_route(ctx, s, mpishmem_segment_lane(s, ctx->lane), off, dest, n, pe,
+                           blocking);
 }
 
 /* Strided transfers: nblocks blocks of bsize elements of `elem` bytes; block

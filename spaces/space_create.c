@@ -21,6 +21,7 @@
 #include "../mpi_backend/gpu_path.h"
 #include "../mpi_backend/segment.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/request_service.h"
 
 static const char *device_name(shmem_device_type_t d)
 {
@@ -160,6 +161,13 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     int everyone = 0;
     if (check_can_build(device, size, member, sp, &everyone, why, why_len) != 0)
         return -1;
+
+    /* Device memory may be reached through its owner's agent, a kind of
+     * request (mpi_backend/request_service.h); the service starts here,
+     * collective over the world, once. */
+    if (device == SHMEM_DEVICE_GPU)
+        mpishmem_requests_start(mpishmem_rt.world);
+
     /* With every PE a member the communicators are copies of the world's
      * and the node's: duplicated with polling, where MPI_Comm_split and
      * MPI_Comm_split_type spin (MPICH: 120 ms for the latter at 4 PEs on
@@ -191,7 +199,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
      * not, for good) keeps its collectives out of blocking MPI calls, so
      * PEs always choose alike (mpi_backend/gpu_path.h). */
     if (device == SHMEM_DEVICE_GPU)
-        mpishmem_gpu_service_on = 1;
+        mpishmem_serve_turn_on(MPISHMEM_SERVE_GPU);
     if (!member)
         return 0;
     finish(sp, comm, predefined, size_var);

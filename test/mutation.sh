@@ -38,7 +38,7 @@ signal_fence_only|lib/signal.c|put_signal|replace|if (mpishmem_segment_peer(s, w
 flush_listed_noflush|mpi_backend/completion.c|flush_listed|replace|flush_target(s, l, e->pe);|;|barrier
 flush_pe_noflush|mpi_backend/completion.c|flush_pe_lane|replace|flush_target(s, l, pe);|;|pe_quiet,get
 bounce_noflush|mpi_backend/rma_mpi.c|bounce_recycle|replace|MPISHMEM_MPI(MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win));|;|bounce
-get_noflush|mpi_backend/rma_path.h|mpishmem_get_bytes|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);|;|get
+get_noflush|mpi_backend/rma_path.h|mpishmem_mpi_get_route|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);|;|get
 dirty_unmarked|mpi_backend/segment.h|mpishmem_lane_mark|replace|mpishmem_dirty_mark(&l->dirty, pe) != 0|0|barrier,get
 '
 

@@ -191,3 +191,10 @@ void mpishmem_active_sets_finalize(void)
         }
     }
 }
+
+/* At shmem_finalize: the active sets, then the min/max operations. */
+void mpishmem_coll_finalize(void)
+{
+    mpishmem_active_sets_finalize();
+    mpishmem_coll_minmax_finalize();
+}

@@ -141,12 +141,14 @@ void mpishmem_active_sets_finalize(void);
 MPI_Op mpishmem_coll_minmax_op(const char *routine, MPI_Op op, MPI_Datatype dt);
 void mpishmem_coll_minmax_finalize(void);
 
-/* The barrier route of c (sync.c): the whole world's barrier for
- * shmem_barrier_all/sync_all, and c's own state to release. */
+/* The barrier route of c: the whole world's barrier for
+ * shmem_barrier_all/sync_all (sync.c), and c's own state to release
+ * (coll_util.c). */
 void mpishmem_coll_sync_world(const char *routine);
 void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c);
 
-/* Releases what the collectives keep between calls (shmem_finalize). */
+/* Releases what the collectives keep between calls (shmem_finalize;
+ * active_set.c). */
 void mpishmem_coll_finalize(void);
 
 /* ---- Shared helpers (coll_util.c) ------------------------------------------ */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
+#include "../../mpi_backend/node_barrier.h"
 #include "../../mpi_backend/progress.h"
 #include "../../teams/team.h"
 #include "../../mpi_backend/error.h"
@@ -83,8 +84,11 @@ const void *mpishmem_coll_copy_source(const char *routine, const void *source, s
     return *tmp;
 }
 
-void mpishmem_coll_finalize(void)
+/* Here, beside the team state that uses it, so that this file calls no
+ * other collective file (active_set.c and sync.c call this one). */
+void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c)
 {
-    mpishmem_active_sets_finalize();
-    mpishmem_coll_minmax_finalize();
+    mpishmem_node_barrier_free(c->shm_barrier);
+    c->shm_barrier = NULL;
+    c->barrier_ready = 0;
 }

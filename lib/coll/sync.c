@@ -59,13 +59,6 @@ mpishmem_node_barrier_t *mpishmem_coll_node(const char *routine, mpishmem_coll_c
     return c->n > 1 ? b : NULL;
 }
 
-void mpishmem_coll_sync_free(mpishmem_coll_comm_t *c)
-{
-    mpishmem_node_barrier_free(c->shm_barrier);
-    c->shm_barrier = NULL;
-    c->barrier_ready = 0;
-}
-
 /* shmem_barrier_all and shmem_sync_all: the world team's route; MPI's
  * barrier on the runtime's world communicator otherwise, as before. */
 void mpishmem_coll_sync_world(const char *routine)
