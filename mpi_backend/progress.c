@@ -20,24 +20,29 @@
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
 
-/* Oversubscribed, every wait gives its core away: sched_yield for this
- * many steps, then a 1 us nap every NAP_EVERY steps and sched_yield between
- * them.  sched_yield hands the core only to tasks queued on the same core;
- * a nap idles it, so the kernel pulls a runnable PE over from a busy core,
- * but a nap lasts the timer slack (about 50 us), idles the core the awaited
- * PE could use and leaves MPI unpolled meanwhile.  One rule for every wait,
- * measured at 3-8 PEs on 2 cores (docs/performance-waiting.md, "How long
- * to yield"): barrier_all at 4 PEs, MPICH, 7.0-8.6 us napping after 64
- * yields, 2.1 us after 1024, 1.7-2.1 us never; the MPI path's random
- * operations (RMA waits) 300,000/s after 64, 740,000-960,000/s after
- * 512-4096 or never.  Napping on every step after that left a PE that
- * waits long (a barrier while a peer works) answering MPI RMA aimed at it
- * only once per nap: an 8-byte get from it took 110 us between pretend
- * nodes (4 PEs, 2 cores), 8 us napping every 64th step, 4.8 us never
- * napping; never napping halved the random-operation rate beside a busy
- * process (96,000/s against 170,000-200,000/s for both nap rules). */
-#define YIELDS_BEFORE_NAP 1024u
-#define NAP_EVERY 64u
+/* Oversubscribed, every wait gives its core away: sched_yield while the
+ * wait is younger than YIELD_NS, then a 1 us nap every NAP_EVERY steps and
+ * sched_yield between them.  sched_yield hands the core only to tasks
+ * queued on the same core, and under the kernel's EEVDF scheduler mostly
+ * not even that: beside processes that never yield, 99.8% of the yields of
+ * a 4-PE reduce + barrier returned within 1 us, so the waiting PE spun on
+ * its core, used up its share, and when it finally napped woke behind a
+ * busy process for a scheduler tick (naps of 1 us took 0.4-2.4 ms on
+ * average).  A nap idles the core, so the kernel pulls a runnable PE over,
+ * and a PE that naps keeps the scheduler's credit.  The limit is time, not
+ * a count of yields: a count means microseconds on a quiet machine and
+ * seconds beside busy processes.  Measured at 4 PEs on 2 cores, MPICH,
+ * loaded machine, against the rule before (nap every 64th step after 1,024
+ * yields): reduce + barrier 176-180 us against 8,500-8,700 us beside two
+ * busy processes, barrier_all 0.46-0.73 ms against 3.7-5.0 ms
+ * (docs/performance.md, "Waiting beside busy processes").  A nap lasts the
+ * timer slack (about 50 us); a slack of 1-5 us made PEs preempt each other
+ * on every wake-up (25-100 ms per reduce + barrier).  Napping every 4th
+ * step, not every one, keeps a PE that waits long polling MPI between naps
+ * for RMA aimed at it (napping on every step: an 8-byte get from it took
+ * 110 us between pretend nodes). */
+#define YIELD_NS 20000
+#define NAP_EVERY 4u
 
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
  * MPI: its poll runs opal_progress, which itself yields when
@@ -122,9 +127,17 @@ void mpishmem_progress_finalize(void)
     idle_recv_state = IDLE_RECV_CLOSED;
 }
 
+/* The wait's start is per thread: a wait's first step (n == 1) sets it;
+ * failed tests, whose count runs on, go by the thread's latest wait. */
 void mpishmem_give_core_away(unsigned n)
 {
-    if (n <= YIELDS_BEFORE_NAP || n % NAP_EVERY != 0) {
+    static __thread long long since;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long t = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    if (n == 1)
+        since = t;
+    if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
         sched_yield();
     } else {
         struct timespec nap = {0, 1000};
