@@ -25,24 +25,23 @@
  * sched_yield between them.  sched_yield hands the core only to tasks
  * queued on the same core, and under the kernel's EEVDF scheduler mostly
  * not even that: beside processes that never yield, 99.8% of the yields of
- * a 4-PE reduce + barrier returned within 1 us, so the waiting PE spun on
- * its core, used up its share, and when it finally napped woke behind a
- * busy process for a scheduler tick (naps of 1 us took 0.4-2.4 ms on
- * average).  A nap idles the core, so the kernel pulls a runnable PE over,
- * and a PE that naps keeps the scheduler's credit.  The limit is time, not
- * a count of yields: a count means microseconds on a quiet machine and
- * seconds beside busy processes.  Measured at 4 PEs on 2 cores, MPICH,
- * loaded machine, against the rule before (nap every 64th step after 1,024
- * yields): reduce + barrier 176-180 us against 8,500-8,700 us beside two
- * busy processes, barrier_all 0.46-0.73 ms against 3.7-5.0 ms
- * (docs/performance.md, "Waiting beside busy processes").  A nap lasts the
- * timer slack (about 50 us); a slack of 1-5 us made PEs preempt each other
- * on every wake-up (25-100 ms per reduce + barrier).  Napping every 4th
- * step, not every one, keeps a PE that waits long polling MPI between naps
- * for RMA aimed at it (napping on every step: an 8-byte get from it took
- * 110 us between pretend nodes). */
+ * a 4-PE reduce + barrier returned within 1 us, so a waiting PE spun on its
+ * core through its yields, used up its share, and then napped behind a busy
+ * process for a scheduler tick (1 us naps took 0.4-2.4 ms on average).  A
+ * nap idles the core, so the kernel pulls a runnable PE over.  The limit
+ * is time, not a count of yields (1,024 before): a count means
+ * microseconds on a quiet machine and milliseconds to seconds beside busy
+ * processes.  4 PEs on 2 cores, MPICH, beside busy processes: reduce +
+ * barrier 200-240 us in its slow launches against 1,100-4,800 us
+ * (docs/performance.md, "Small collectives from launch to launch").  A nap
+ * lasts the timer slack (about 50 us); a slack of 1-5 us made PEs preempt
+ * each other on every wake-up (25-100 ms per reduce + barrier).  Napping
+ * only every 64th step keeps a PE that waits long polling MPI between naps
+ * for RMA aimed at it: an 8-byte get from a PE in a barrier between
+ * pretend nodes (MPISHMEM_SHM=0) took 6-7 us napping every 64th step,
+ * 8-22 us every 16th, 25-42 us every 4th; napping on every step, 110 us. */
 #define YIELD_NS 20000
-#define NAP_EVERY 4u
+#define NAP_EVERY 64u
 
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
  * MPI: its poll runs opal_progress, which itself yields when
