@@ -11,7 +11,7 @@
 # processes stopped (quiet) and running (busy); the spread is checked for
 # each, and the median of the busy launches' medians over that of the
 # quiet ones is printed and checked against MAX_BUSY_RATIO.
-# Knobs: MPIS ("mpich openmpi"), BUILD_<mpi> (build-<mpi>), NP (4),
+# Knobs: MPIS ("mpich openmpi"), BUILD_<mpi> (build-<mpi>), NP (4), BUSY_SESSION,
 # LAUNCHES (6), MAX_RATIO (4), MAX_BUSY_RATIO (60), BENCH_ITERS (2000
 # rounds per launch), BUSY (0: processes that spin on the CPU beside the
 # job, as on a shared machine; they never yield, so a waiting PE must hand
@@ -28,8 +28,17 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 out=$(mktemp)
 busy=
 trap 'rm -f "$out" "$out.m"; [ -z "$busy" ] || kill -CONT $busy 2>/dev/null; [ -z "$busy" ] || kill $busy 2>/dev/null' EXIT
+# The busy processes run in a session of their own, as other users' jobs
+# do (BUSY_SESSION=same: in this script's session).  With the kernel's
+# autogroups a session is one scheduling group: MPICH's launcher starts
+# each PE in its own session, Open MPI's in the launcher's, which would
+# put Open MPI's PEs in one group with the busy processes.
 for _ in $(seq "$BUSY"); do
-    sh -c 'while :; do :; done' &
+    if [ "${BUSY_SESSION:-own}" = same ]; then
+        sh -c 'while :; do :; done' &
+    else
+        setsid sh -c 'while :; do :; done' &
+    fi
     busy="$busy $!"
 done
 modes=quiet
