@@ -18,23 +18,27 @@
 /* Polling MPI costs more than reading memory; poll it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
 
-/* Oversubscribed, every wait gives its core away: sched_yield for this
- * many steps, then a 1 us nap every NAP_EVERY steps and sched_yield between
- * them.  sched_yield hands the core only to tasks queued on the same core;
- * a nap idles it, so the kernel pulls a runnable PE over from a busy core,
- * but a nap lasts the timer slack (about 50 us), idles the core the awaited
- * PE could use and leaves MPI unpolled meanwhile.  One rule for every wait,
- * measured at 3-8 PEs on 2 cores (docs/performance-waiting.md, "How long
- * to yield"): barrier_all at 4 PEs, MPICH, 7.0-8.6 us napping after 64
- * yields, 2.1 us after 1024, 1.7-2.1 us never; the MPI path's random
- * operations (RMA waits) 300,000/s after 64, 740,000-960,000/s after
- * 512-4096 or never.  Napping on every step after that left a PE that
- * waits long (a barrier while a peer works) answering MPI RMA aimed at it
- * only once per nap: an 8-byte get from it took 110 us between pretend
- * nodes (4 PEs, 2 cores), 8 us napping every 64th step, 4.8 us never
- * napping; never napping halved the random-operation rate beside a busy
- * process (96,000/s against 170,000-200,000/s for both nap rules). */
-#define YIELDS_BEFORE_NAP 1024u
+/* Oversubscribed, every wait gives its core away: sched_yield while the
+ * wait is younger than YIELD_NS, then a 1 us nap every NAP_EVERY steps and
+ * sched_yield between them.  sched_yield hands the core only to tasks
+ * queued on the same core, and under the kernel's EEVDF scheduler mostly
+ * not even that: beside processes that never yield, 99.8% of the yields of
+ * a 4-PE reduce + barrier returned within 1 us, so a waiting PE spun on its
+ * core through its yields, used up its share, and then napped behind a busy
+ * process for a scheduler tick (1 us naps took 0.4-2.4 ms on average).  A
+ * nap idles the core, so the kernel pulls a runnable PE over.  The limit
+ * is time, not a count of yields (1,024 before): a count means
+ * microseconds on a quiet machine and milliseconds to seconds beside busy
+ * processes.  4 PEs on 2 cores, MPICH, beside busy processes: reduce +
+ * barrier 200-240 us in its slow launches against 1,100-4,800 us
+ * (docs/performance.md, "Small collectives from launch to launch").  A nap
+ * lasts the timer slack (about 50 us); a slack of 1-5 us made PEs preempt
+ * each other on every wake-up (25-100 ms per reduce + barrier).  Napping
+ * only every 64th step keeps a PE that waits long polling MPI between naps
+ * for RMA aimed at it: an 8-byte get from a PE in a barrier between
+ * pretend nodes (MPISHMEM_SHM=0) took 6-7 us napping every 64th step,
+ * 8-22 us every 16th, 25-42 us every 4th; napping on every step, 110 us. */
+#define YIELD_NS 20000
 #define NAP_EVERY 64u
 
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
@@ -123,9 +127,17 @@ void mpishmem_progress_finalize(void)
     idle_recv_state = IDLE_RECV_CLOSED;
 }
 
+/* The wait's start is per thread: a wait's first step (n == 1) sets it;
+ * failed tests, whose count runs on, go by the thread's latest wait. */
 void mpishmem_give_core_away(unsigned n)
 {
-    if (n <= YIELDS_BEFORE_NAP || n % NAP_EVERY != 0) {
+    static __thread long long since;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long t = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    if (n == 1)
+        since = t;
+    if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
         sched_yield();
     } else {
         struct timespec nap = {0, 1000};
