@@ -23,6 +23,7 @@
 #include "../mpi_backend/route_plan.h"
 #include "../mpi_backend/segment.h"
 #include "../spaces/heap.h"
+#include "../teams/team_plan.h"
 
 /* Decided once, so every wait and every collective agree: spin while each
  * PE has a core of its own, yield when the node's PEs (or, where MPI nodes
@@ -122,6 +123,7 @@ void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores)
     mpishmem_plan.shm = set->shm;
     mpishmem_plan.ctx_lanes = set->ctx_lanes;
     mpishmem_plan.barrier = set->barrier;
+    mpishmem_team_plan_info = set->print_info;
     int over = 0;
     *cores = plan_waiting(set, &over);
     plan_lanes(over);

@@ -22,6 +22,7 @@
 #include "../mpi_backend/quirks.h"
 #include "../mpi_backend/segment.h"
 #include "../spaces/heap.h"
+#include "../teams/team_plan.h"
 #include "../mpi_backend/progress.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
@@ -164,6 +165,7 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",
                (mpishmem_serving() & MPISHMEM_SERVE_AMO) ? "requests" : "MPI atomics");
         mpishmem_plan_print(stdout);
+        mpishmem_teams_plan_print(stdout);
         mpishmem_spaces_report();
         mpishmem_globals_report();
         const char *quirk = mpishmem_quirks_applied();

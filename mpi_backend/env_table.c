@@ -54,7 +54,7 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     CHOICE("MPISHMEM_BARRIER", "auto|shm|mpi|shm-central|shm-dissemination", "auto", "lib", PER,
      "barrier route: shm (flags in node-shared memory when a team is on one node), mpi, "
      "shm-central, shm-dissemination; auto: shm (docs/collectives.md); each team agrees on "
-     "one route at its first barrier"),
+     "one route when it is made"),
     INT("MPISHMEM_CTX_LANES", 0, MPISHMEM_MAX_LANES - 1, "4 at `SHMEM_THREAD_MULTIPLE` with a core per PE, else 0",
      "mpi_backend", ALL,
      "extra MPI windows per segment so contexts complete independently (0 to 15)"),

@@ -62,28 +62,6 @@ void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b)
     }
 }
 
-/* Every member of comm shares this PE's node. */
-static int all_on_node(MPI_Comm comm, int n)
-{
-    int *mine = malloc(2 * (size_t)n * sizeof(int));
-    if (mine == NULL)
-        return 0;
-    int *world = mine + n;
-    for (int i = 0; i < n; i++)
-        mine[i] = i;
-    MPI_Group g, wg;
-    MPISHMEM_MPI(MPI_Comm_group(comm, &g));
-    MPISHMEM_MPI(MPI_Comm_group(mpishmem_rt.world, &wg));
-    MPISHMEM_MPI(MPI_Group_translate_ranks(g, n, mine, wg, world));
-    MPISHMEM_MPI(MPI_Group_free(&g));
-    MPISHMEM_MPI(MPI_Group_free(&wg));
-    int ok = 1;
-    for (int i = 0; i < n && ok; i++)
-        ok = world[i] != MPI_UNDEFINED && mpishmem_node_rank_of(world[i]) >= 0;
-    free(mine);
-    return ok;
-}
-
 /* Whether every member says yes (polled, like the library's other waits). */
 static int all_agree(MPI_Comm comm, int mine)
 {
@@ -100,18 +78,12 @@ static void *map_fd(int fd, size_t len)
     return p == MAP_FAILED ? NULL : p;
 }
 
-mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
+mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm,
                                                       enum mpishmem_node_barrier_algo algo)
 {
     int me, n;
     MPISHMEM_MPI(MPI_Comm_rank(comm, &me));
     MPISHMEM_MPI(MPI_Comm_size(comm, &n));
-    /* Every member must also pick the same algorithm (a PE whose
-     * MPISHMEM_BARRIER differs would wait on flags no one raises). */
-    int mine = want && all_on_node(comm, n) ? 1 + (int)algo : 0;
-    int lo = all_agree(comm, mine), hi = -all_agree(comm, -mine);
-    if (lo == 0 || lo != hi)
-        return NULL; /* a member is off-node, asked for MPI's barrier, or another algorithm */
     int ok;
     mpishmem_node_barrier_t *b = calloc(1, sizeof *b);
     ok = b != NULL;

@@ -38,11 +38,11 @@ enum mpishmem_node_barrier_algo {
 
 typedef struct mpishmem_node_barrier mpishmem_node_barrier_t;
 
-/* Collective over comm.  Returns the same answer on every member: a
- * barrier object when want is nonzero on every member, every member is on
- * this PE's node (mpishmem_rt.node) and the shared flags could be mapped
- * by all; NULL otherwise (the caller keeps the MPI barrier). */
-mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm, int want,
+/* Collective over comm, whose members all share this PE's node and pass
+ * the same algo (the caller's plan has settled both).  Returns the same
+ * answer on every member: a barrier object when the shared flags could be
+ * mapped by all; NULL otherwise (the caller takes MPI's barrier). */
+mpishmem_node_barrier_t *mpishmem_node_barrier_create(MPI_Comm comm,
                                                       enum mpishmem_node_barrier_algo algo);
 /* Bytes per member and set for small collectives. */
 #define MPISHMEM_NODE_SLOT 512

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "team.h"
@@ -102,15 +103,30 @@ static void team_teardown(struct mpishmem_team *t)
     t->n_pes = 0;
 }
 
+/* The plan of t (collective over comm, ok 0 where t could not be made):
+ * whether every member made its team. */
+static int team_plan(struct mpishmem_team *t, MPI_Comm comm, int ok, const char *name)
+{
+    mpishmem_team_plan_t plan;
+    int all = mpishmem_team_plan_decide(comm, ok ? &t->map : NULL, ok, &plan);
+    if (!all)
+        return 0;
+    plan.name = name;
+    t->plan = plan;
+    return 1;
+}
+
 shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
                                      const shmem_team_config_t *config, long config_mask)
 {
     struct mpishmem_team *t = slot_take();
-    if (t == NULL)
-        return NULL;
-    if (team_setup(t, comm) != MPI_SUCCESS) {
-        team_teardown(t);
-        slot_give(t);
+    int ok = t != NULL && team_setup(t, comm) == MPI_SUCCESS;
+    if (!team_plan(t, comm, ok, NULL)) {
+        if (t != NULL) {
+            t->comm = MPI_COMM_NULL; /* the caller's again */
+            team_teardown(t);
+            slot_give(t);
+        }
         return NULL;
     }
     t->magic = MPISHMEM_TEAM_MAGIC;
@@ -124,6 +140,11 @@ shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
         parent->n_children++;
     registry_add(t);
     pthread_mutex_unlock(&registry_lock);
+    /* Teams the program makes; the predefined ones print with the plan. */
+    if (mpishmem_team_plan_info && t->my_pe == 0 && mpishmem_rt.state == MPISHMEM_RUNNING) {
+        mpishmem_team_plan_line(stdout, &t->plan);
+        fflush(stdout);
+    }
     return t;
 }
 
@@ -163,6 +184,11 @@ int mpishmem_teams_init(void)
     int rc = team_setup(&mpishmem_team_world_object, world);
     if (rc == MPI_SUCCESS)
         rc = team_setup(&mpishmem_team_shared_object, shared);
+    /* Their plans: collective over the world, then over each node's team. */
+    int ok = team_plan(&mpishmem_team_world_object, world, rc == MPI_SUCCESS,
+                       "SHMEM_TEAM_WORLD");
+    if (!team_plan(&mpishmem_team_shared_object, shared, ok, "SHMEM_TEAM_SHARED") && rc == 0)
+        rc = MPI_ERR_NO_MEM;
     mpishmem_team_world_object.magic = MPISHMEM_TEAM_MAGIC;
     mpishmem_team_shared_object.magic = MPISHMEM_TEAM_MAGIC;
     mpishmem_team_world_object.predefined = 1;
@@ -191,4 +217,11 @@ void mpishmem_teams_finalize(void)
     team_teardown(&mpishmem_team_world_object);
     mpishmem_team_world_object.magic = mpishmem_team_shared_object.magic = 0;
     live_head = NULL;
+}
+
+/* Here, not in team_plan.c, which knows no team object. */
+void mpishmem_teams_plan_print(FILE *out)
+{
+    mpishmem_team_plan_line(out, &mpishmem_team_world_object.plan);
+    mpishmem_team_plan_line(out, &mpishmem_team_shared_object.plan);
 }

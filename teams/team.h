@@ -16,6 +16,7 @@
 #include <shmem.h>
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/slot_array.h"
+#include "team_plan.h"
 
 struct mpishmem_team {
     unsigned magic;      /* MPISHMEM_TEAM_MAGIC while the team is live */
@@ -30,6 +31,7 @@ struct mpishmem_team {
     struct mpishmem_team *parent;  /* team this one was split from, or NULL */
     int n_children;      /* live teams split from this one */
     int n_contexts;      /* live contexts created from this team */
+    mpishmem_team_plan_t plan; /* its routes, decided when it is made (team_plan.h) */
     void *coll;          /* state owned by the collectives layer (lazily made) */
     void (*coll_free)(void *coll);
     /* Called when the team is released (spaces/ forgets a space team the
@@ -45,8 +47,9 @@ int mpishmem_teams_init(void);
 void mpishmem_teams_finalize(void);
 
 /* Make a team over `comm`, which the team takes over (freed on destroy).
- * parent may be NULL.  Local: the caller has done the collective part.
- * Returns NULL when out of memory. */
+ * parent may be NULL.  Collective over comm (every member calls it): the
+ * team's plan is decided here (team_plan.h).  Returns NULL, on every
+ * member alike, when out of memory on any; comm is then the caller's. */
 shmem_team_t mpishmem_team_from_comm(MPI_Comm comm, shmem_team_t parent,
                                      const shmem_team_config_t *config, long config_mask);
 /* Release a team made by mpishmem_team_from_comm (local). */

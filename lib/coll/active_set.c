@@ -22,12 +22,15 @@
 #include "../../mpi_backend/error.h"
 #include "../../mpi_backend/progress.h"
 #include "../../mpi_backend/runtime.h"
+#include "../../teams/team_plan.h"
 
 #define BUCKETS 256u
 
 struct active_set {
     int start, log_stride, size;
     mpishmem_coll_comm_t cc;
+    mpishmem_pe_map_t map;      /* its members (strided) */
+    mpishmem_team_plan_t plan;  /* its routes, decided when it is made */
     struct active_set *next;
 };
 
@@ -149,7 +152,11 @@ static struct active_set *create(const char *routine, int start, int log_stride,
     MPISHMEM_MPI(MPI_Comm_set_errhandler(s->cc.comm, MPI_ERRORS_RETURN));
     MPISHMEM_MPI(MPI_Comm_rank(s->cc.comm, &s->cc.me));
     MPISHMEM_MPI(MPI_Comm_size(s->cc.comm, &s->cc.n));
-    mpishmem_coll_agree_blocking(routine, &s->cc);
+    /* Its plan, as a team's (teams/team_plan.h): collective over the set. */
+    mpishmem_pe_map_strided(&s->map, start, stride, size);
+    mpishmem_team_plan_decide(s->cc.comm, &s->map, 1, &s->plan);
+    s->cc.plan = &s->plan;
+    s->cc.may_block = s->plan.may_block;
     s->start = start;
     s->log_stride = log_stride;
     s->size = size;

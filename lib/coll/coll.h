@@ -13,7 +13,8 @@
  * blocking calls spin for milliseconds, it starts the non-blocking form and
  * polls it (mpishmem_coll_wait): the polls keep MPI (and so RMA aimed at
  * this PE) progressing and give the core away.  The choice is made alike
- * on every PE of the communicator (mpishmem_coll_blocking);
+ * on every PE of the communicator, when its team or active set is made
+ * (teams/team_plan.h, mpishmem_coll_blocking);
  * docs/collectives.md has the measurements behind both choices.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -35,14 +36,16 @@ typedef struct mpishmem_coll_comm {
     MPI_Comm comm;
     int me, n;                  /* rank in comm, size of comm */
     int *counts, *displs;       /* [n]: collect's Allgatherv arguments, made on first use */
-    int may_block;              /* no PE of comm is oversubscribed: small calls may block */
-    int barrier_ready;          /* barrier's route chosen (sync.c), at its first barrier */
+    int may_block;              /* the plan's: no PE of comm yields, small calls may block */
+    struct mpishmem_team_plan *plan; /* routes decided when the team or set was made */
+    int barrier_ready;          /* the plan's barrier carried out (sync.c), at its first barrier */
     struct mpishmem_node_barrier *shm_barrier; /* shared-memory barrier, or NULL: MPI's */
 } mpishmem_coll_comm_t;
 
 /* c's shared-memory barrier object, whose slots carry small collectives
- * (coll_small.c), or NULL when c has one member or uses MPI's barrier;
- * collective over c the first time (sync.c). */
+ * (coll_small.c), or NULL when c has one member or its plan says MPI's
+ * barrier; the first time, collective over c, it maps the flags the plan
+ * names (sync.c). */
 struct mpishmem_node_barrier *mpishmem_coll_node(const char *routine, mpishmem_coll_comm_t *c);
 
 /* ---- small collectives through the node object (coll_small.c) ------------
@@ -211,11 +214,6 @@ static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
      * would not. */
     return c->may_block && !mpishmem_must_poll();
 }
-
-/* MPI never matches a blocking collective with a non-blocking one, so
- * every PE of c must decide alike: sets c->may_block when no PE of c is
- * oversubscribed.  Collective over c->comm; run when its state is made. */
-void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c);
 
 /* One MPI collective, blocking (BLOCKING_CALL) or started and polled
  * (NB_CALL, which takes a trailing MPI_Request *). */

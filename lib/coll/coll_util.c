@@ -22,8 +22,9 @@ static void team_state_free(void *p)
     free(c);
 }
 
-/* Made on a team's first collective (collective over the team); the team
- * frees it when it dies.  It borrows the team's communicator: collectives and splits are matched in
+/* Made on a team's first collective (local: the team's plan, decided when
+ * it was made, holds every choice); the team frees it when it dies.  It
+ * borrows the team's communicator: collectives and splits are matched in
  * call order on it, which the spec requires to be the same on every PE. */
 static mpishmem_coll_comm_t *team_state_make(const char *routine, shmem_team_t team)
 {
@@ -33,7 +34,8 @@ static mpishmem_coll_comm_t *team_state_make(const char *routine, shmem_team_t t
     c->comm = team->comm;
     c->me = team->my_pe;
     c->n = team->n_pes;
-    mpishmem_coll_agree_blocking(routine, c);
+    c->plan = &team->plan;
+    c->may_block = team->plan.may_block;
     team->coll_free = team_state_free;
     /* Published with release, read with acquire: a thread that runs the
      * team's next collective (ordered after this one, as the spec requires
@@ -61,16 +63,6 @@ void mpishmem_coll_mpi_fail(const char *routine, const char *call, int rc)
     if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "MPI error %d", rc);
     mpishmem_fatal(routine, "%s failed: %s", call, text);
-}
-
-void mpishmem_coll_agree_blocking(const char *routine, mpishmem_coll_comm_t *c)
-{
-    int mine = !mpishmem_rt.yield, all = 0;
-    MPI_Request req;
-    mpishmem_coll_started(routine, "MPI_Iallreduce (of the waiting strategy)",
-                          MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c->comm, &req));
-    mpishmem_coll_wait(&req);
-    c->may_block = all;
 }
 
 const void *mpishmem_coll_copy_source(const char *routine, const void *source, size_t len,

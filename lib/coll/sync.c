@@ -9,10 +9,10 @@
  *
  * The barrier itself is either MPI's or, when every member shares this
  * node and MPISHMEM_SHM is on, one on flags in node-shared memory
- * (mpi_backend/node_barrier.c).  The route is chosen once per team or
- * active set, at its first barrier or small collective, which every
- * member calls, with the algorithm of the plan of routes (shmem_init,
- * mpi_backend/route_plan.h; MPISHMEM_BARRIER, docs/collectives.md).  Small
+ * (mpi_backend/node_barrier.c).  The route is the team's or active set's
+ * plan, decided when it was made (teams/team_plan.h; MPISHMEM_BARRIER,
+ * docs/collectives.md); its first barrier or small collective, which
+ * every member calls, only maps the flags the plan names.  Small
  * collectives (coll_small.c) use the same flags object, or MPI with it.
  *
  * SPDX-License-Identifier: BSD-3-Clause
@@ -25,22 +25,25 @@
 #include "../../mpi_backend/progress.h"
 #include "../../mpi_backend/segment.h"
 #include "../../teams/team.h"
+#include "../../teams/team_plan.h"
 #include "../trace.h"
 
-/* The shared-memory barrier of c (flags and slots), or NULL for MPI's;
- * made at c's first barrier or small collective (collective over c, every
- * member decides alike). */
+/* The shared-memory barrier of c (flags and slots), or NULL for MPI's, as
+ * c's plan says; the flags are mapped at c's first barrier or small
+ * collective (collective over c).  Where they cannot be, on any member,
+ * every member takes the fallback the plan names: MPI's barrier. */
 static mpishmem_node_barrier_t *choose(const char *routine, mpishmem_coll_comm_t *c)
 {
     (void)routine;
-    /* The algorithm is the plan's (shmem_init); whether this team's
-     * members share a node is known only here. */
-    int m = mpishmem_plan.barrier;
-    int want = m != MPISHMEM_BARRIER_MPI;
-    enum mpishmem_node_barrier_algo algo = m == MPISHMEM_BARRIER_CENTRAL
-                                               ? MPISHMEM_NODE_BARRIER_CENTRAL
-                                               : MPISHMEM_NODE_BARRIER_DISSEMINATION;
-    c->shm_barrier = mpishmem_node_barrier_create(c->comm, want, algo);
+    int m = c->plan->barrier;
+    if (m != MPISHMEM_BARRIER_MPI) {
+        c->shm_barrier = mpishmem_node_barrier_create(c->comm,
+                                                      m == MPISHMEM_BARRIER_CENTRAL
+                                                          ? MPISHMEM_NODE_BARRIER_CENTRAL
+                                                          : MPISHMEM_NODE_BARRIER_DISSEMINATION);
+        if (c->shm_barrier == NULL)
+            mpishmem_team_plan_unmapped(c->plan);
+    }
     c->barrier_ready = 1;
     return c->shm_barrier;
 }

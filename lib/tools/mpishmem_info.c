@@ -21,6 +21,7 @@
 #include "../../mpi_backend/env_read.h"
 #include "../../mpi_backend/env_check.h"
 #include "../../mpi_backend/route_plan.h"
+#include "../../teams/team_plan.h"
 #include "../../mpi_backend/error.h"
 
 static const char *thread_level(int l)
@@ -151,6 +152,7 @@ int main(int argc, char **argv)
             printf("  gpu: none (%s)\n", mpishmem_devices.why_no_gpu);
         printf("Plan of routes (mpi_backend/route_plan.h):\n");
         mpishmem_plan_print(stdout);
+        mpishmem_teams_plan_print(stdout);
         variables();
     }
     shmem_free(probe);
