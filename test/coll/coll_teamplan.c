@@ -11,7 +11,9 @@
  *    the first collective takes: flags set to MPI's stay off the flags,
  *    one flag algorithm set to the other runs it, and MPI's set to flags
  *    (on one node) maps them.  A first collective that chose by the rules
- *    would take the rules' route instead.
+ *    would take the rules' route instead;
+ *  - flags that cannot be mapped (PE 0 out of descriptors) give MPI's
+ *    barrier on every member, and the plan says why.
  * After each, barriers and a small reduction must still give right
  * answers.
  *
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <shmem.h>
 #include "../../lib/coll/coll.h"
 #include "../../mpi_backend/node_barrier.h"
@@ -124,6 +128,34 @@ static shmem_team_t copy_of_world(void)
     return t;
 }
 
+/* The flags a plan names cannot be mapped (PE 0, which makes them, may
+ * open no descriptor at the first collective): every member takes MPI's
+ * barrier, the fallback the plan names, and the plan says so. */
+static void unmappable(void)
+{
+    shmem_team_t t = copy_of_world();
+    if (t->plan.barrier != MPISHMEM_BARRIER_MPI && npes > 1) {
+        struct rlimit was;
+        getrlimit(RLIMIT_NOFILE, &was);
+        if (me == 0) { /* every descriptor below the lowest free one is taken */
+            int fd = dup(0);
+            close(fd);
+            struct rlimit none = {(rlim_t)fd, was.rlim_max};
+            setrlimit(RLIMIT_NOFILE, &none);
+        }
+        shmem_team_sync(t);
+        if (me == 0)
+            setrlimit(RLIMIT_NOFILE, &was);
+        mpishmem_coll_comm_t *c = t->coll;
+        if (c == NULL || c->shm_barrier != NULL || t->plan.barrier != MPISHMEM_BARRIER_MPI ||
+            t->plan.why != MPISHMEM_TEAM_UNMAPPED)
+            FAIL("flags that cannot be mapped: the team is not on MPI's barrier, or its plan "
+                 "does not say why");
+        exercise("flags that cannot be mapped", t);
+    }
+    shmem_team_destroy(t);
+}
+
 int main(void)
 {
     shmem_init();
@@ -164,6 +196,7 @@ int main(void)
     }
     shmem_team_destroy(a);
     shmem_team_destroy(b);
+    unmappable();
 
     static int f_src, f_dst;
     f_src = failures;
