@@ -1,10 +1,12 @@
 /*
  * mpishmem: the plan of routes.  Every choice of how the library moves
  * data and waits is made once, in shmem_init (global ones, here) or when a
- * segment is made (its RMA, AMO and GPU routes, in its segment record),
- * from run-time facts: the settings, the MPI that runs, the node.  Nothing
- * on a data path chooses again; SHMEM_INFO=1 and mpishmem-info print the
- * plan (mpishmem_plan_print).
+ * segment is made (its RMA, AMO and GPU routes, in its segment record) or
+ * a team is made (its barrier and collective routes, in its team record:
+ * teams/team_plan.h), from run-time facts: the settings, the MPI that
+ * runs, the node.  Nothing on a data path chooses again; SHMEM_INFO=1 and
+ * mpishmem-info print the plan (mpishmem_plan_print, then
+ * mpishmem_teams_plan_print).
  *
  * The hot paths read four choices through mpishmem_rt (shm_enabled, yield,
  * wait_by_request, ctx_lanes): copies set from this record by
@@ -40,7 +42,8 @@ typedef struct mpishmem_plan {
     int amo_am;           /* AMOs through MPI are requests the owner applies */
     /* Team barriers and small collectives: MPISHMEM_BARRIER_MPI, or the
      * flags algorithm (_CENTRAL, _DISSEMINATION) that a team whose members
-     * all share one node uses (others use MPI's). */
+     * all share one node uses (others use MPI's); each team's own choice is
+     * in its plan record (teams/team_plan.h). */
     int barrier;
 } mpishmem_plan_t;
 
