@@ -46,7 +46,7 @@ modes=quiet
 
 launch() {
     case $1 in
-    openmpi) set -- "$2" mpiexec.openmpi --oversubscribe -n "$NP" ;;
+    openmpi*) set -- "$2" mpiexec.openmpi --oversubscribe -n "$NP" ;;
     *) set -- "$2" mpiexec.mpich -n "$NP" ;;
     esac
     prog=$1
