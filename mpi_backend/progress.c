@@ -1,8 +1,10 @@
 /*
  * mpishmem: the waiting rule: how every wait of the library polls (spin,
- * yield, nap, serve requests, poll MPI).  Its constants are here, each with
- * the measurement that chose it; the other files only call the waits below
- * (progress.h).
+ * yield, nap, sleep on a node-shared word, serve requests, poll MPI).  One
+ * step function (mpishmem_wait_step) carries the whole rule; what differs
+ * between kinds of wait is a row of parameters in one table (rules,
+ * below).  Its constants are here, each with the measurement that chose
+ * it; the other files only call the waits of progress.h.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */

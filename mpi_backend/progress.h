@@ -7,7 +7,8 @@
  * (some MPI transports need the target to poll).  With a core of its own it
  * spins, polling MPI, and never yields; when PEs outnumber cores
  * (mpishmem_rt.yield, decided once at shmem_init) it polls MPI and gives
- * its core to the PE it is waiting for.
+ * its core to the PE it is waiting for; waiting for a word of node-shared
+ * memory, it sleeps until the PE that changes the word wakes it.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
