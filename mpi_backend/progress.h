@@ -135,6 +135,9 @@ extern unsigned long mpishmem_wait_sleeps[2];
 /* The longest sleep (ns); a test sets it long, so that a lost wake-up
  * shows as timeouts however loaded the machine is. */
 extern long mpishmem_wait_sleep_ns;
+/* Whether waits here may sleep: this PE leads its own session (progress.c
+ * says why); -1 until the first oversubscribed wait asks.  A test sets 1. */
+extern int mpishmem_wait_alone;
 
 /* The library's waits, by kind. */
 /* One step of a polling loop on a word; *spins counts the wait's steps. */
