@@ -11,6 +11,8 @@
 # processes stopped (quiet) and running (busy); the spread is checked for
 # each, and the median of the busy launches' medians over that of the
 # quiet ones is printed and checked against MAX_BUSY_RATIO.
+# MPIS may name other builds to interleave with them, as labels that start
+# with the MPI's name: MPIS="mpich mpich_base" BUILD_mpich_base=DIR.
 # Knobs: MPIS ("mpich openmpi"), BUILD_<mpi> (build-<mpi>), NP (4), BUSY_SESSION,
 # LAUNCHES (6), MAX_RATIO (4), MAX_BUSY_RATIO (60), BENCH_ITERS (2000
 # rounds per launch), BUSY (0: processes that spin on the CPU beside the
@@ -46,7 +48,7 @@ modes=quiet
 
 launch() {
     case $1 in
-    openmpi) set -- "$2" mpiexec.openmpi --oversubscribe -n "$NP" ;;
+    openmpi*) set -- "$2" mpiexec.openmpi --oversubscribe -n "$NP" ;;
     *) set -- "$2" mpiexec.mpich -n "$NP" ;;
     esac
     prog=$1

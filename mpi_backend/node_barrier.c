@@ -36,11 +36,34 @@ static inline uint64_t *flag(const mpishmem_node_barrier_t *b, int pe, int round
     return line(b, 2 + (size_t)pe * (size_t)b->rounds + (size_t)round);
 }
 
-static inline void wait_reach(const uint64_t *p, uint64_t v)
+/* A flag's low 32 bits are the word its waiters sleep on when PEs
+ * outnumber cores (progress.h); the count of sleepers is further along
+ * the flag's line. */
+#define SLEEPERS_AT 64u
+static inline uint32_t *low_half(uint64_t *p)
+{
+    return (uint32_t *)p + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline uint32_t *sleepers(uint64_t *p)
+{
+    return (uint32_t *)((char *)p + SLEEPERS_AT);
+}
+
+static inline void raise_flag(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    mpishmem_wake(low_half(p), sleepers(p));
+}
+
+static inline void wait_reach(uint64_t *p, uint64_t v)
 {
     unsigned spins = 0;
-    while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v)
-        mpishmem_progress_step(&spins);
+    uint64_t now;
+    while ((now = __atomic_load_n(p, __ATOMIC_ACQUIRE)) < v) {
+        mpishmem_wake_word_t on = {low_half(p), (uint32_t)now, sleepers(p)};
+        mpishmem_wait_step(&spins, MPISHMEM_WAIT_WORD, &on);
+    }
 }
 
 void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b)
@@ -51,13 +74,13 @@ void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b)
     if (b->algo == MPISHMEM_NODE_BARRIER_CENTRAL) {
         uint64_t before = __atomic_fetch_add(line(b, 0), 1, __ATOMIC_ACQ_REL);
         if (before + 1 == e * (uint64_t)b->n)
-            __atomic_store_n(line(b, 1), e, __ATOMIC_RELEASE);
+            raise_flag(line(b, 1), e);
         else
             wait_reach(line(b, 1), e);
         return;
     }
     for (int k = 0, d = 1; k < b->rounds; k++, d <<= 1) {
-        __atomic_store_n(flag(b, (b->me + d) % b->n, k), e, __ATOMIC_RELEASE);
+        raise_flag(flag(b, (b->me + d) % b->n, k), e);
         wait_reach(flag(b, b->me, k), e);
     }
 }

@@ -56,7 +56,8 @@ static inline char *mpishmem_node_slot(const mpishmem_node_barrier_t *b, int i, 
 void mpishmem_node_barrier_free(mpishmem_node_barrier_t *b);
 
 /* Waits until every member has arrived; polls MPI and yields while it
- * waits as mpishmem_progress_step does.  Orders memory: stores before it
+ * waits as the word waits of progress.h do (sleeping on its flags when
+ * PEs outnumber cores).  Orders memory: stores before it
  * on any member are visible to loads after it on every member. */
 void mpishmem_node_barrier_wait(mpishmem_node_barrier_t *b);
 

@@ -1,13 +1,19 @@
 /*
  * mpishmem: the waiting rule: how every wait of the library polls (spin,
- * yield, nap, serve requests, poll MPI).  Its constants are here, each with
- * the measurement that chose it; the other files only call the waits below
- * (progress.h).
+ * yield, nap, sleep on a node-shared word, serve requests, poll MPI).  One
+ * step function (mpishmem_wait_step) carries the whole rule; what differs
+ * between kinds of wait is a row of parameters in one table (rules,
+ * below).  Its constants are here, each with the measurement that chose
+ * it; the other files only call the waits of progress.h.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
@@ -15,7 +21,8 @@
 #include "error.h"
 #include "route_plan.h"
 
-/* Polling MPI costs more than reading memory; poll it every few spins. */
+/* Polling MPI costs more than reading memory: a word wait with a core of
+ * its own polls it every few spins. */
 #define SPINS_PER_MPI_POLL 16u
 
 /* Oversubscribed, every wait gives its core away: sched_yield while the
@@ -41,6 +48,19 @@
 #define YIELD_NS 20000
 #define NAP_EVERY 64u
 
+/* Oversubscribed, a wait on a word of node-shared memory that another PE
+ * of the node changes (the node barrier's flags) sleeps in the kernel on
+ * the word (a futex) once it is SLEEP_AFTER_NS old, for at most SLEEP_NS
+ * at a time, and the PE that changes the word wakes it (mpishmem_wake).
+ * Yielding hands the core to nobody (above), and a nap lasts a tick
+ * behind a busy process; a sleeper leaves its core until the very store
+ * it waits for.  The timeout bounds how long RMA aimed at the sleeper
+ * waits for its next poll of MPI.  Numbers: docs/performance-waiting.md. */
+#define SLEEP_AFTER_NS 0
+#define SLEEP_NS 100000
+long mpishmem_wait_sleep_ns = SLEEP_NS; /* a test lengthens it (progress.h) */
+unsigned long mpishmem_wait_sleeps[2];
+
 /* Oversubscribed, a yielding step polls MPI only every few steps on Open
  * MPI: its poll runs opal_progress, which itself yields when
  * oversubscribed, so polling each step doubled every wait (barrier_all at
@@ -48,6 +68,7 @@
  * MPICH serves RMA aimed at this PE only while it polls
  * (mpishmem_plan.rma_needs_target), so it polls on every step. */
 #define YIELD_STEPS_PER_MPI_POLL (mpishmem_plan.rma_needs_target ? 1u : 4u)
+_Static_assert((SPINS_PER_MPI_POLL & (SPINS_PER_MPI_POLL - 1)) == 0, "a power of two");
 
 unsigned long mpishmem_mpi_activity;
 
@@ -127,17 +148,110 @@ void mpishmem_progress_finalize(void)
     idle_recv_state = IDLE_RECV_CLOSED;
 }
 
-/* The wait's start is per thread: a wait's first step (n == 1) sets it;
- * failed tests, whose count runs on, go by the thread's latest wait. */
-void mpishmem_give_core_away(unsigned n)
+void mpishmem_probe_mpi(void)
 {
-    static __thread long long since;
+    poke_mpi();
+}
+
+/* An answer to this PE's own request (request_service.h), with a core of
+ * its own: the PE tests the answer and serves others' requests only every
+ * few tests (each serving pass tests two more requests); it serves even
+ * when no kind is on, as two PEs may wait for each other's answers. */
+#define TESTS_PER_SERVE 8u
+_Static_assert((TESTS_PER_SERVE & (TESTS_PER_SERVE - 1)) == 0, "a power of two");
+
+/* The rule, per kind of wait (progress.h), with a core per PE ([0]) and
+ * oversubscribed ([1]).  In that order, a step notes MPI activity (always),
+ * serves requests every serve_every steps (when some kind is on, or
+ * always), runs MPI's whole engine every poll_every steps (0: never, the
+ * wait's own MPI_Test polls), then pauses (pause) or gives the core away
+ * (give: yield, nap, or sleep on a word; oversubscribed only).
+ *  - WORD with a core: the pause and a poll every SPINS_PER_MPI_POLL.
+ *  - REQUEST, MESSAGE, ANSWER with a core: MPI_Test and nothing else (no
+ *    pause, no probe): a PE waiting there is often the target of a peer's
+ *    RMA, served only inside MPI, and time spent outside it delays that
+ *    peer (two pretend nodes, thread off, the peer's 8-byte get, g, p and
+ *    fetching AMOs: 0.92-0.96x the loop with the WORD step's pause and
+ *    probe, 16 paired rounds).
+ *  - oversubscribed, WORD and MESSAGE poll every YIELD_STEPS_PER_MPI_POLL
+ *    (a run-time value: POLL_YIELD below), REQUEST and ANSWER only by
+ *    their own MPI_Test.
+ *  - TEST and POKE poll on every call (the program may sleep or compute
+ *    before its next one); POKE never gives the core away. */
+struct wait_rule {
+    unsigned char serve_every, serve_always, poll_every, pause, give;
+};
+#define POLL_YIELD 255 /* poll_every: YIELD_STEPS_PER_MPI_POLL */
+static const struct wait_rule rules[MPISHMEM_WAIT_KINDS][2] = {
+    [MPISHMEM_WAIT_WORD] = {{1, 0, SPINS_PER_MPI_POLL, 1, 0}, {1, 0, POLL_YIELD, 0, 1}},
+    [MPISHMEM_WAIT_TEST] = {{1, 0, 1, 0, 0}, {1, 0, 1, 0, 1}},
+    [MPISHMEM_WAIT_POKE] = {{1, 0, 1, 0, 0}, {1, 0, 1, 0, 0}},
+    [MPISHMEM_WAIT_REQUEST] = {{1, 0, 0, 0, 0}, {1, 0, 0, 0, 1}},
+    [MPISHMEM_WAIT_MESSAGE] = {{1, 0, 0, 0, 0}, {1, 0, POLL_YIELD, 0, 1}},
+    [MPISHMEM_WAIT_ANSWER] = {{TESTS_PER_SERVE, 1, 0, 0, 0}, {1, 0, 0, 0, 1}},
+};
+
+static long long now_ns(void)
+{
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long long t = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Sleeps until the word changes from on->seen, a PE wakes it, or
+ * SLEEP_NS pass.  The count goes up before the last look at the word (a
+ * locked add: a full fence), and the waker fences between its store and
+ * its look at the count (mpishmem_wake), so either the waker sees a
+ * sleeper or the sleeper sees the new value; FUTEX_WAIT itself compares
+ * the word with seen inside the kernel.  Shared futexes, not private: the
+ * word lies in memory each PE maps at its own address. */
+static void sleep_on(const mpishmem_wake_word_t *on)
+{
+    __atomic_add_fetch(on->sleepers, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(on->word, __ATOMIC_SEQ_CST) == on->seen) {
+        long ns = mpishmem_wait_sleep_ns;
+        struct timespec t = {ns / 1000000000L, ns % 1000000000L};
+        if (syscall(SYS_futex, on->word, FUTEX_WAIT, on->seen, &t, NULL, 0) != 0 &&
+            errno == ETIMEDOUT)
+            mpishmem_wait_sleeps[1]++;
+        else
+            mpishmem_wait_sleeps[0]++;
+    }
+    __atomic_sub_fetch(on->sleepers, 1, __ATOMIC_RELEASE);
+}
+
+void mpishmem_wake_sleepers(uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Whether this PE leads a session of its own (MPICH's launcher starts each
+ * PE so; Open MPI's starts them in its own session).  Under the kernel's
+ * autogroups a session is one scheduling group, and sched_yield hands the
+ * core over only within the group: there it works, and sleeping on a word
+ * costs a wake-up per wait (4 PEs on 2 cores, Open MPI, reduce + barrier:
+ * 5-11 us yielding, 65-77 us sleeping); alone, a yield hands the core to
+ * nobody, and the PE sleeps instead. */
+int mpishmem_wait_alone = -1; /* unknown yet; a test sets 1 (progress.h) */
+static int alone_in_session(void)
+{
+    if (mpishmem_wait_alone < 0)
+        mpishmem_wait_alone = getsid(0) == getpid();
+    return mpishmem_wait_alone;
+}
+
+/* The n-th step of an oversubscribed wait gives the core away.  The
+ * wait's start is per thread: a wait's first step (n == 1) sets it;
+ * failed tests, whose count runs on, go by the thread's latest wait. */
+static void give_core_away(unsigned n, const mpishmem_wake_word_t *on)
+{
+    static __thread long long since;
+    long long t = now_ns();
     if (n == 1)
         since = t;
-    if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
+    if (on != NULL && t - since >= SLEEP_AFTER_NS && alone_in_session()) {
+        sleep_on(on);
+    } else if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
         sched_yield();
     } else {
         struct timespec nap = {0, 1000};
@@ -149,107 +263,39 @@ void mpishmem_give_core_away(unsigned n)
  * completes only while that PE is inside MPI, so a yielding target costs
  * its peer (a raw MPI_Put + flush: 310 ns against a spinning target,
  * 1600 ns against a yielding one; docs/performance-waiting.md). */
-void mpishmem_progress_step(unsigned *spins)
+void mpishmem_wait_step(unsigned *spins, enum mpishmem_wait_kind kind,
+                        const mpishmem_wake_word_t *on)
 {
     unsigned n = ++*spins;
+    int yield = mpishmem_rt.yield != 0;
+    const struct wait_rule *r = &rules[kind][yield];
     mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
+    /* Every count is a power of two: a mask, not a division, per step. */
+    if (MPISHMEM_UNLIKELY(mpishmem_serving() | r->serve_always) &&
+        (n & (r->serve_every - 1u)) == 0)
         mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
-    if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
-        if (n % YIELD_STEPS_PER_MPI_POLL == 0)
-            poke_mpi_fully();
-        mpishmem_give_core_away(n);
+    unsigned poll = r->poll_every == POLL_YIELD ? YIELD_STEPS_PER_MPI_POLL : r->poll_every;
+    if (poll != 0 && (n & (poll - 1u)) == 0)
+        poke_mpi_fully();
+    if (MPISHMEM_UNLIKELY(yield)) {
+        if (r->give)
+            give_core_away(n, on);
         return;
     }
-    if (n % SPINS_PER_MPI_POLL == 0)
-        poke_mpi_fully();
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+    if (r->pause)
+        __builtin_ia32_pause();
 #endif
 }
 
-void mpishmem_progress_test_failed(unsigned *spins)
-{
-    unsigned n = ++*spins;
-    mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
-        mpishmem_serve(); /* a PE polling a test may be the target of a request */
-    poke_mpi_fully();
-    if (MPISHMEM_UNLIKELY(mpishmem_rt.yield))
-        mpishmem_give_core_away(n);
-}
-
-void mpishmem_progress_poke(void)
-{
-    mpishmem_note_mpi_activity();
-    if (MPISHMEM_UNLIKELY(mpishmem_serving()))
-        mpishmem_serve();
-    poke_mpi_fully();
-}
-
-void mpishmem_wait_request(MPI_Request *req)
+void mpishmem_wait_for(MPI_Request *req, enum mpishmem_wait_kind kind)
 {
     unsigned spins = 0;
     int done = 0;
     mpishmem_note_mpi_activity();
     MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     while (!done) {
-        mpishmem_note_mpi_activity();
-        if (MPISHMEM_UNLIKELY(mpishmem_serving()))
-            mpishmem_serve();
-        if (mpishmem_rt.yield)
-            mpishmem_give_core_away(++spins);
+        mpishmem_wait_step(&spins, kind, NULL);
         MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    }
-}
-
-/* With a core of its own, the loop is MPI_Test and nothing else (no pause,
- * no probe): a PE waiting here is often the target of a peer's RMA, served
- * only inside MPI, and time spent outside it delays that peer (two pretend
- * nodes, thread off, the peer's 8-byte get, g, p and fetching AMOs:
- * 0.92-0.96x the loop with mpishmem_progress_step's pause and probe, 16
- * paired rounds). */
-void mpishmem_wait_message(MPI_Request *req)
-{
-    unsigned spins = 0;
-    int done = 0;
-    MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    while (!done) {
-        if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
-            mpishmem_progress_step(&spins);
-        } else {
-            mpishmem_note_mpi_activity();
-            if (MPISHMEM_UNLIKELY(mpishmem_serving()))
-                mpishmem_serve();
-        }
-        MPISHMEM_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    }
-}
-
-void mpishmem_probe_mpi(void)
-{
-    poke_mpi();
-}
-
-/* An answer to this PE's own request (request_service.h).  With a core of
- * its own the PE tests the answer and serves others' requests only every
- * few tests (each serving pass tests two more requests); oversubscribed it
- * waits as mpishmem_wait_request does (serving at every step). */
-#define TESTS_PER_SERVE 8u
-void mpishmem_wait_answer(MPI_Request *answer)
-{
-    if (mpishmem_rt.yield) {
-        mpishmem_wait_request(answer);
-        return;
-    }
-    int done = 0;
-    for (unsigned n = 1;; n++) {
-        MPISHMEM_MPI(MPI_Test(answer, &done, MPI_STATUS_IGNORE));
-        if (done)
-            return;
-        if (n % TESTS_PER_SERVE == 0) {
-            mpishmem_note_mpi_activity();
-            mpishmem_serve(); /* two PEs may wait for each other's answers */
-        }
     }
 }

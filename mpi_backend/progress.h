@@ -7,14 +7,17 @@
  * (some MPI transports need the target to poll).  With a core of its own it
  * spins, polling MPI, and never yields; when PEs outnumber cores
  * (mpishmem_rt.yield, decided once at shmem_init) it polls MPI and gives
- * its core to the PE it is waiting for.
+ * its core to the PE it is waiting for; waiting for a word of node-shared
+ * memory, it sleeps until the PE that changes the word wakes it.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef MPISHMEM_PROGRESS_H
 #define MPISHMEM_PROGRESS_H
 
+#include <stdint.h>
 #include <mpi.h>
+#include "runtime.h"
 
 /* Bumped whenever the library enters MPI for this PE (the MPI data path,
  * every poll of a wait or test), so the progress thread can tell a PE that
@@ -75,18 +78,90 @@ static inline int mpishmem_must_poll(void)
  * from one that is already blocked.  Collective over comm. */
 void mpishmem_meet_before_blocking(MPI_Comm comm);
 
-/* One step of a polling loop; *spins counts the steps of this wait. */
-void mpishmem_progress_step(unsigned *spins);
+/* ---- the waiting primitive (progress.c) ----------------------------------
+ * Every wait of the library is a loop that looks at what it watches (a
+ * word in memory, an MPI request) and, while that is not ready, takes one
+ * step of the one waiting rule: mpishmem_wait_step.  A step serves other
+ * PEs' requests, polls MPI's progress engine, and then spins (a core per
+ * PE) or gives the core away (PEs outnumber cores: yield, nap, or sleep
+ * on a node-shared word until the PE that changes it wakes this one).
+ * How often each of these happens depends on the kind of wait; the kinds'
+ * parameters and their measurements are one table in progress.c. */
+enum mpishmem_wait_kind {
+    MPISHMEM_WAIT_WORD,    /* a word in memory: wait_until, locks, acknowledgements */
+    MPISHMEM_WAIT_TEST,    /* a test routine returned "not yet" (shmem_test*, test_lock) */
+    MPISHMEM_WAIT_POKE,    /* one poll from a routine a program polls (signal_fetch) */
+    MPISHMEM_WAIT_REQUEST, /* an MPI request: its own MPI_Test polls MPI */
+    MPISHMEM_WAIT_MESSAGE, /* a point-to-point request of the library's collectives */
+    MPISHMEM_WAIT_ANSWER,  /* the answer to this PE's own request to another */
+    MPISHMEM_WAIT_KINDS
+};
+/* A 4-byte word in node-shared memory that another PE of the node changes
+ * and then wakes its sleepers (mpishmem_wake): an oversubscribed wait on
+ * it sleeps in the kernel instead of yielding.  seen: the word's value at
+ * the waiter's latest look; sleepers: a count in the same shared memory,
+ * zero when nobody sleeps. */
+typedef struct {
+    uint32_t *word;
+    uint32_t seen;
+    uint32_t *sleepers;
+} mpishmem_wake_word_t;
+
+/* One step of a wait of this kind; *n counts the wait's steps (a wait's
+ * first step has *n == 0 before it).  on: NULL, or the node-shared word
+ * the wait watches. */
+void mpishmem_wait_step(unsigned *n, enum mpishmem_wait_kind kind, const mpishmem_wake_word_t *on);
+/* Waits for an MPI request, a step of the rule between MPI_Tests. */
+void mpishmem_wait_for(MPI_Request *req, enum mpishmem_wait_kind kind);
+/* After storing a new value into a word that waits sleep on: wakes the
+ * sleepers.  Free with a core per PE (nobody sleeps then: no fence, no
+ * system call); oversubscribed, a fence and a load, and the system call
+ * only when the count says someone sleeps. */
+void mpishmem_wake_sleepers(uint32_t *word);
+static inline void mpishmem_wake(uint32_t *word, const uint32_t *sleepers)
+{
+    if (MPISHMEM_UNLIKELY(mpishmem_rt.yield)) {
+        /* Orders the store of the word before the load of the count; a
+         * sleeper orders its count before its look at the word. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (__atomic_load_n(sleepers, __ATOMIC_RELAXED) != 0)
+            mpishmem_wake_sleepers(word);
+    }
+}
+
+/* Sleeps on words of this process that ended woken or changed ([0]) and
+ * timed out ([1]): a test sees a lost wake-up as timeouts. */
+extern unsigned long mpishmem_wait_sleeps[2];
+/* The longest sleep (ns); a test sets it long, so that a lost wake-up
+ * shows as timeouts however loaded the machine is. */
+extern long mpishmem_wait_sleep_ns;
+/* Whether waits here may sleep: this PE leads its own session (progress.c
+ * says why); -1 until the first oversubscribed wait asks.  A test sets 1. */
+extern int mpishmem_wait_alone;
+
+/* The library's waits, by kind. */
+/* One step of a polling loop on a word; *spins counts the wait's steps. */
+static inline void mpishmem_progress_step(unsigned *spins)
+{
+    mpishmem_wait_step(spins, MPISHMEM_WAIT_WORD, NULL);
+}
 /* A test routine (shmem_test*, shmem_test_lock) that returns "not yet":
  * the program may sleep or compute before its next call, so every such
  * call polls MPI, and gives the core away as a step does when PEs
  * outnumber cores.  *spins counts this thread's failed tests. */
-void mpishmem_progress_test_failed(unsigned *spins);
+static inline void mpishmem_progress_test_failed(unsigned *spins)
+{
+    mpishmem_wait_step(spins, MPISHMEM_WAIT_TEST, NULL);
+}
 /* Polls MPI once (for routines that return a value a program polls, such
  * as shmem_signal_fetch). */
-void mpishmem_progress_poke(void);
-/* Before exit_comm is freed (shmem_finalize): cancels the receive the two
- * above poll MPI with (progress.c). */
+static inline void mpishmem_progress_poke(void)
+{
+    unsigned n = 0;
+    mpishmem_wait_step(&n, MPISHMEM_WAIT_POKE, NULL);
+}
+/* Before exit_comm is freed (shmem_finalize): cancels the receive the
+ * steps poll MPI with (progress.c). */
 void mpishmem_progress_finalize(void);
 
 /* One MPI_Iprobe, progressing what MPI progresses there (an AMO on this
@@ -95,20 +170,26 @@ void mpishmem_probe_mpi(void);
 /* Until the answer to one of this PE's requests to another is in
  * (request_service.h, the GPU agent, staged GPU transfers), serving
  * others' requests meanwhile. */
-void mpishmem_wait_answer(MPI_Request *answer);
+static inline void mpishmem_wait_answer(MPI_Request *answer)
+{
+    mpishmem_wait_for(answer, MPISHMEM_WAIT_ANSWER);
+}
 /* Waits for a request (a non-blocking collective, or an RMA request whose
  * answer may need the target PE inside MPI), polling it with the steps
  * above instead of spinning inside MPI. */
-void mpishmem_wait_request(MPI_Request *req);
+static inline void mpishmem_wait_request(MPI_Request *req)
+{
+    mpishmem_wait_for(req, MPISHMEM_WAIT_REQUEST);
+}
 /* Waits for a point-to-point request of the library's own collectives:
  * with a core to itself, MPI_Test in a loop (which serves RMA aimed at
  * this PE as any MPI call does, and nothing outside MPI that would delay
- * it); oversubscribed, the steps wait_until takes (mpishmem_progress_step:
- * yield, nap).  Requests are served on every step either way. */
-void mpishmem_wait_message(MPI_Request *req);
-/* The n-th step of an oversubscribed wait: yields the core, or naps once
- * the wait has yielded long (progress.c has the rule and its numbers). */
-void mpishmem_give_core_away(unsigned n);
+ * it); oversubscribed, the steps wait_until takes (yield, nap).  Requests
+ * are served on every step either way. */
+static inline void mpishmem_wait_message(MPI_Request *req)
+{
+    mpishmem_wait_for(req, MPISHMEM_WAIT_MESSAGE);
+}
 /* A barrier over comm of zero-byte messages (dissemination: ceil(log2 n)
  * rounds), each round polled as mpishmem_wait_request polls.  MPICH's
  * MPI_Ibarrier polled to completion costs 2.4x this between nodes, and the
