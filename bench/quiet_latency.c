@@ -1,8 +1,9 @@
 /*
  * Cost of shmem_quiet / shmem_fence with nothing outstanding, and of an
- * 8-byte heap put followed by quiet or fence, against the store + memory
- * barrier floor measured in the same run (issue 10 targets: idle quiet
- * under 2 ns; put + quiet at most 2x the store + fence floor).
+ * 8-byte heap put followed by quiet or fence (and quiet on a created
+ * context), against the store + memory barrier floor measured in the same
+ * run (issue 10 targets: idle quiet under 2 ns; put + quiet at most 2x the
+ * store + fence floor).
  *   mpiexec -n 2 build/bench/quiet_latency     # JSON lines, PE 0 reports
  * With MPISHMEM_SHM=0 the put rows measure the MPI path (floor: raw
  * MPI_Put + MPI_Win_flush on a window made like ours).
@@ -25,6 +26,7 @@ static void op_fence(int n) { for (int i = 0; i < n; i++) shmem_fence(); }
 static void op_ctx_quiet(int n) { for (int i = 0; i < n; i++) shmem_ctx_quiet(ctx); }
 static void op_put_quiet(int n) { for (int i = 0; i < n; i++) { shmem_long_p(target, i, 1); shmem_quiet(); } }
 static void op_put_fence(int n) { for (int i = 0; i < n; i++) { shmem_long_p(target, i, 1); shmem_fence(); } }
+static void op_ctx_put_quiet(int n) { for (int i = 0; i < n; i++) { shmem_ctx_long_p(ctx, target, i, 1); shmem_ctx_quiet(ctx); } }
 static void op_putmem_quiet(int n) { for (int i = 0; i < n; i++) { shmem_putmem(target, &source, 8, 1); shmem_quiet(); } }
 
 static void raw_store_fence(int n)
@@ -77,6 +79,8 @@ int main(void)
                  store_fence);
     bench_report("long_p+quiet", bench_measure(cfg, op_put_quiet), pfn, pf);
     bench_report("putmem8+quiet", bench_measure(cfg, op_putmem_quiet), pfn, pf);
+    /* A created context's quiet after stores checks its handle in full. */
+    bench_report("ctx_long_p+ctx_quiet", bench_measure(cfg, op_ctx_put_quiet), pfn, pf);
     bench_report("long_p+fence", bench_measure(cfg, op_put_fence), pfn, pf);
     bench_floor_close(&fl);
     if (ctx != SHMEM_CTX_DEFAULT)

@@ -68,7 +68,8 @@ extern mpishmem_slot_array_t mpishmem_ctx_slots;
 static inline int mpishmem_ctx_handle_ok(shmem_ctx_t ctx)
 {
     return ctx == SHMEM_CTX_DEFAULT ||
-           (mpishmem_slot_start(&mpishmem_ctx_slots, ctx, MPISHMEM_CTX_SLOTS) &&
+           (mpishmem_slot_start_of(&mpishmem_ctx_slots, ctx, MPISHMEM_CTX_SLOTS,
+                                   sizeof *ctx) &&
             ctx->magic == MPISHMEM_CTX_MAGIC);
 }
 

@@ -28,12 +28,21 @@ typedef struct mpishmem_slot_array {
  * caller serializes takes. */
 void *mpishmem_slot_take(mpishmem_slot_array_t *a);
 
-/* Whether p is the start of one of the first `limit` slots. */
+/* Whether p is the start of one of the first `limit` slots of `elem`
+ * bytes (a->elem).  Callers on a fast path pass elem as a constant: the
+ * remainder by a->elem is a 64-bit division (about 0.7 ns on a created
+ * context's put+quiet). */
+static inline int mpishmem_slot_start_of(const mpishmem_slot_array_t *a, const void *p,
+                                         size_t limit, size_t elem)
+{
+    size_t d = (size_t)((uintptr_t)p - (uintptr_t)a->base);
+    return a->base != NULL && d < limit * elem && d % elem == 0;
+}
+
 static inline int mpishmem_slot_start(const mpishmem_slot_array_t *a, const void *p,
                                       size_t limit)
 {
-    size_t d = (size_t)((uintptr_t)p - (uintptr_t)a->base);
-    return a->base != NULL && d < limit * a->elem && d % a->elem == 0;
+    return mpishmem_slot_start_of(a, p, limit, a->elem);
 }
 
 #endif

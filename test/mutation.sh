@@ -29,6 +29,7 @@ fence_noop|lib/ordering.c|shmem_fence|entry|return;||fence
 ctx_fence_noop|lib/ordering.c|shmem_ctx_fence|entry|return;||ctx_fence
 fence_slow_nocomplete|lib/ordering.c|fence_slow|replace|mpishmem_complete_pending(&ctx->pending, ctx->lane);|;|fence,ctx_fence
 quiet_noop|lib/ordering.c|shmem_quiet|entry|return;||quiet
+quiet_default_nocomplete|lib/ordering.c|quiet_default_slow|replace|mpishmem_ctx_complete(SHMEM_CTX_DEFAULT);|;|quiet
 ctx_complete_noflush|mpi_backend/lane_ctx.c|mpishmem_ctx_complete|replace|mpishmem_complete_pending(&ctx->pending, ctx->lane);|;|quiet,ctx_quiet
 pe_quiet_noop|lib/ordering.c|shmem_ctx_pe_quiet|entry|return;||pe_quiet
 ctx_quiet_noop_created|lib/ordering.c|shmem_ctx_quiet|entry|if (ctx != SHMEM_CTX_DEFAULT) return;||ctx_quiet
