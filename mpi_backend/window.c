@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "window.h"
+#include "mem_alias.h"
 #include "node_shm.h"
 #include "runtime.h"
 #include "progress.h"
@@ -44,8 +45,10 @@ static int segment_init_common(mpishmem_segment_t *s, const char *name)
     return MPI_SUCCESS;
 }
 
-/* One lane's RMA window over [s->base, s->base + bytes) on comm. */
-static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, MPI_Win *win)
+/* One lane's RMA window over [s->base, s->base + bytes) on comm; with mem,
+ * over `bytes` that MPI allocates, returned there (MPI_Win_allocate). */
+static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, char **mem,
+                            MPI_Win *win)
 {
     MPI_Info info;
     MPISHMEM_MPI(MPI_Info_create(&info));
@@ -62,8 +65,11 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
      * MPI_Accumulate measured 1050 ns without this, 340 ns with it).  Other
      * MPIs ignore the key. */
     MPISHMEM_MPI(MPI_Info_set(info, "disable_shm_accumulate", "true"));
+    /* Each process's part on pages of its own, so it can be mapped alone. */
+    MPISHMEM_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
     mpishmem_meet_before_blocking(comm);
-    int rc = MPI_Win_create(s->base, (MPI_Aint)bytes, 1, info, comm, win);
+    int rc = mem ? MPI_Win_allocate((MPI_Aint)bytes, 1, info, comm, mem, win)
+                 : MPI_Win_create(s->base, (MPI_Aint)bytes, 1, info, comm, win);
     MPISHMEM_MPI(MPI_Info_free(&info));
     if (rc != MPI_SUCCESS) {
         *win = MPI_WIN_NULL;
@@ -81,6 +87,46 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
     return rc;
 }
 
+/* Lane 0 over memory MPI allocates, mapped at s->base too (mem_alias.h).
+ * Global data (s->map_len 0) is copied in, and its base moves down to
+ * where the window starts when MPI's memory does not start on a page
+ * (Open MPI's osc/sm puts a header first); a heap keeps its aligned base,
+ * so needs a page start.  Every member with the same shift, or none: then
+ * an ordinary window, s->mpi_memory 0 and why. */
+static int open_allocated_lane(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
+{
+    size_t page = page_size(), len = mpishmem_mem_alias_len(bytes);
+    char *mem = NULL;
+    MPI_Win *win = &s->lanes[0].win;
+    int rc = open_lane_window(s, comm, len + page, &mem, win), data = s->map_len == 0;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    long d = (long)((page - (uintptr_t)mem % page) % page), mine[3], all[3];
+    const char **why = &s->mpi_memory_why;
+    if (d != 0 && !data)
+        *why = "MPI's window memory does not start on a page";
+    int ok = (d == 0 || data) && mpishmem_mem_alias(mem + d, len, s->base, data, why) == 0;
+    mine[0] = ok, mine[1] = d, mine[2] = -d;
+    mpishmem_allreduce(mine, all, 3, MPI_LONG, MPI_MIN, comm);
+    if (all[0] && all[1] == -all[2]) {
+        s->base -= d; /* window displacement 0 */
+        s->size += (size_t)d;
+        s->win_bytes = bytes + (size_t)d;
+        if (data)
+            s->peer[mpishmem_rt.node_rank] = s->base;
+        return MPI_SUCCESS;
+    }
+    /* A heap's alias can stay (fresh memory, unmapped with the heap). */
+    if (ok && data && mpishmem_mem_alias_end() != 0)
+        mpishmem_fatal("mpishmem", "cannot make the %s private memory again", s->name);
+    *why = ok ? "the PEs' windows differ (MPI's memory, or its offsets)" : *why;
+    s->mpi_memory = 0;
+    MPISHMEM_MPI(MPI_Win_unlock_all(*win));
+    mpishmem_meet_before_blocking(comm);
+    MPISHMEM_MPI(MPI_Win_free(win));
+    return open_lane_window(s, comm, bytes, NULL, win);
+}
+
 /* The RMA windows of every lane over [s->base, s->base + bytes) on comm:
  * lane 0 is s->win and carries every AMO; the others serve contexts.
  * bytes may be 0 (a space that refuses RMA still needs a window handle for
@@ -92,7 +138,8 @@ static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
     for (int k = 0; k <= mpishmem_rt.ctx_lanes; k++) {
         mpishmem_lane_t *l = &s->lanes[k];
         l->ranks = s->ranks;
-        int rc = open_lane_window(s, comm, bytes, &l->win);
+        int rc = k == 0 && s->mpi_memory ? open_allocated_lane(s, comm, bytes)
+                                         : open_lane_window(s, comm, s->win_bytes, NULL, &l->win);
         if (rc != MPI_SUCCESS)
             return rc;
         mpishmem_dirty_init(&l->dirty);
@@ -388,6 +435,9 @@ int mpishmem_window_open_static(mpishmem_segment_t *s)
 
 void mpishmem_window_destroy(mpishmem_segment_t *s)
 {
+    /* Global data outlives the window: its own memory again. */
+    if (s->mpi_memory && s->map_len == 0 && mpishmem_mem_alias_end() != 0)
+        mpishmem_fatal("shmem_finalize", "cannot make the %s private memory again", s->name);
     if (s->n_lanes > 0 && s->comm != MPI_COMM_NULL)
         mpishmem_meet_before_blocking(s->comm); /* MPI_Win_free blocks */
     close_lanes(s);

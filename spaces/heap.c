@@ -15,6 +15,7 @@
 #include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/route_plan.h"
 
 mpishmem_heap_t mpishmem_default_heap;
 mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;
@@ -107,6 +108,9 @@ int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, M
      * windows only (docs/performance-waiting.md). */
     mpishmem_cvar_override_t no_symheap;
     mpishmem_cvar_override(&no_symheap, "MPIR_CVAR_SHM_SYMHEAP_RETRY", 0);
+    /* Nobody maps it without MPISHMEM_SHM: memory MPI allocates, if planned. */
+    h->seg.mpi_memory = mpishmem_plan.win_allocate && !mpishmem_rt.shm_enabled;
+    h->seg.mpi_memory_why = NULL;
     int rc = mpishmem_window_create_heap_on(&h->seg, name, size, comm, shm_comm);
     mpishmem_cvar_restore(&no_symheap);
     if (rc != MPI_SUCCESS)
@@ -134,6 +138,7 @@ int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, 
     h->comm = comm;
     h->gpu = gpu;
     h->seg.win = h->seg.shm_win = MPI_WIN_NULL;
+    h->seg.mpi_memory = 0; /* device memory: its own */
     /* Every member must get its memory before any creates the window. */
     void *base = mpishmem_gpu_alloc(gpu, size == 0 ? 1 : size);
     int ok = base != NULL, all_ok = 0;
