@@ -43,4 +43,15 @@ run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_YIELD=1 MPISHMEM_CTX_LANES=2" "w
     "ctx_lanes = 2" "wait_by_request = $target"
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_YIELD=0" "waiting = spin" "wait_by_request = 0"
 run "mpishmem-info" "$info" "MPISHMEM_SHM=0" "shm = 0" "barrier = mpi"
+# Window memory MPI allocates for what only MPI reaches (MPISHMEM_SHM=0):
+# planned on Open MPI (osc/sm listed, as shmem_init sets), shown for the
+# global data; MPISHMEM_WIN_ALLOCATE=0 turns it off.
+case $MPI_FLAVOR in openmpi) wa=1 ;; *) wa=0 ;; esac
+if [ "$wa" = 1 ]; then
+    run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0" "win_allocate = 1" \
+        "segment 'global data': rma = MPI RMA, amo = MPI atomics, gpu = host memory, lanes = 1, memory = MPI's (MPI_Win_allocate)"
+else
+    run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0" "win_allocate = 0"
+fi
+run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0 MPISHMEM_WIN_ALLOCATE=0" "win_allocate = 0"
 outcome_end
