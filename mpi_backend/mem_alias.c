@@ -27,6 +27,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "mem_alias.h"
+#include "error.h"
+#include "progress.h"
+#include "runtime.h"
 
 static size_t page_bytes(void)
 {
@@ -131,6 +134,31 @@ int mpishmem_mem_alias(char *mem, size_t len, char *at, int copy, const char **w
     }
     if (copy) /* the program's data: a fork()ed child's stays its own */
         private_in_child(at, len);
+    return 0;
+}
+
+int mpishmem_mem_alias_segment(mpishmem_segment_t *s, MPI_Comm comm, char *mem, size_t bytes)
+{
+    size_t page = page_bytes(), len = mpishmem_mem_alias_len(bytes);
+    int data = s->map_len == 0;
+    long d = (long)((page - (uintptr_t)mem % page) % page), mine[3], all[3];
+    const char **why = &s->mpi_memory_why;
+    int ok = mpishmem_mem_alias(mem + d, len, s->base, data, why) == 0;
+    mine[0] = ok, mine[1] = d, mine[2] = -d;
+    mpishmem_allreduce(mine, all, 3, MPI_LONG, MPI_MIN, comm);
+    if (all[0] && all[1] == -all[2]) {
+        s->base -= d; /* window displacement 0 */
+        s->lead = (size_t)d;
+        s->size += (size_t)d;
+        s->win_bytes = bytes + (size_t)d;
+        if (data)
+            s->peer[mpishmem_rt.node_rank] = s->base;
+        return 1;
+    }
+    /* A heap's alias can stay (fresh memory, unmapped with the heap). */
+    if (ok && data && mpishmem_mem_alias_end() != 0)
+        mpishmem_fatal("mpishmem", "cannot make the %s private memory again", s->name);
+    *why = ok ? "the PEs' windows differ (MPI's memory, or its offsets)" : *why;
     return 0;
 }
 

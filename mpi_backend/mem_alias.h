@@ -13,6 +13,7 @@
 #define MPISHMEM_MEM_ALIAS_H
 
 #include <stddef.h>
+#include "segment.h"
 
 /* Map the object behind [mem, mem + len) (page-aligned, inside one shared
  * mapping) at `at` as well, over what is there; with `copy`, first copy
@@ -21,6 +22,16 @@
  * copy).  With copy (the program's data), a fork()ed child gets a private
  * copy of [at, at + len).  Local. */
 int mpishmem_mem_alias(char *mem, size_t len, char *at, int copy, const char **why);
+
+/* Segment s's memory at s->base becomes the `bytes` from mem of lane 0's
+ * window, which MPI allocated with a page to spare: global data (s->map_len
+ * 0) is copied in first.  Where MPI's memory does not start on a page
+ * (Open MPI's osc/sm puts a header first), the alias starts at its first
+ * page boundary, d bytes in, and s->base moves down by d (s->lead) to
+ * where the window starts, so offsets stay window displacements.  1 when
+ * every member of comm did so with the same d; else 0, s->mpi_memory_why
+ * set and this PE's global data private again.  Collective over comm. */
+int mpishmem_mem_alias_segment(mpishmem_segment_t *s, MPI_Comm comm, char *mem, size_t bytes);
 
 /* Make [at, at + len) private memory again, with the same contents.  0 or
  * -1. */

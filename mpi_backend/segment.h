@@ -69,6 +69,7 @@ typedef struct mpishmem_segment {
      * ask for it, cleared when a PE cannot, with the reason. */
     int mpi_memory;
     const char *mpi_memory_why;
+    size_t lead;          /* base + lead: where the memory asked for starts (mem_alias.h) */
     int n_lanes;          /* lanes open: 1, or 1 + MPISHMEM_CTX_LANES (window.c) */
     mpishmem_lane_t lanes[MPISHMEM_MAX_LANES];
     MPI_Comm comm;        /* the windows' communicator (not owned) */

@@ -87,39 +87,16 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
     return rc;
 }
 
-/* Lane 0 over memory MPI allocates, mapped at s->base too (mem_alias.h).
- * Global data (s->map_len 0) is copied in, and its base moves down to
- * where the window starts when MPI's memory does not start on a page
- * (Open MPI's osc/sm puts a header first); a heap keeps its aligned base,
- * so needs a page start.  Every member with the same shift, or none: then
- * an ordinary window, s->mpi_memory 0 and why. */
+/* Lane 0 over memory MPI allocates (a page more, for MPI's header), mapped
+ * at s->base too (mpishmem_mem_alias_segment); else, agreed by every
+ * member, an ordinary window and s->mpi_memory 0. */
 static int open_allocated_lane(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
-    size_t page = page_size(), len = mpishmem_mem_alias_len(bytes);
     char *mem = NULL;
     MPI_Win *win = &s->lanes[0].win;
-    int rc = open_lane_window(s, comm, len + page, &mem, win), data = s->map_len == 0;
-    if (rc != MPI_SUCCESS)
+    int rc = open_lane_window(s, comm, mpishmem_mem_alias_len(bytes) + page_size(), &mem, win);
+    if (rc != MPI_SUCCESS || mpishmem_mem_alias_segment(s, comm, mem, bytes))
         return rc;
-    long d = (long)((page - (uintptr_t)mem % page) % page), mine[3], all[3];
-    const char **why = &s->mpi_memory_why;
-    if (d != 0 && !data)
-        *why = "MPI's window memory does not start on a page";
-    int ok = (d == 0 || data) && mpishmem_mem_alias(mem + d, len, s->base, data, why) == 0;
-    mine[0] = ok, mine[1] = d, mine[2] = -d;
-    mpishmem_allreduce(mine, all, 3, MPI_LONG, MPI_MIN, comm);
-    if (all[0] && all[1] == -all[2]) {
-        s->base -= d; /* window displacement 0 */
-        s->size += (size_t)d;
-        s->win_bytes = bytes + (size_t)d;
-        if (data)
-            s->peer[mpishmem_rt.node_rank] = s->base;
-        return MPI_SUCCESS;
-    }
-    /* A heap's alias can stay (fresh memory, unmapped with the heap). */
-    if (ok && data && mpishmem_mem_alias_end() != 0)
-        mpishmem_fatal("mpishmem", "cannot make the %s private memory again", s->name);
-    *why = ok ? "the PEs' windows differ (MPI's memory, or its offsets)" : *why;
     s->mpi_memory = 0;
     MPISHMEM_MPI(MPI_Win_unlock_all(*win));
     mpishmem_meet_before_blocking(comm);
@@ -128,18 +105,19 @@ static int open_allocated_lane(mpishmem_segment_t *s, MPI_Comm comm, size_t byte
 }
 
 /* The RMA windows of every lane over [s->base, s->base + bytes) on comm:
- * lane 0 is s->win and carries every AMO; the others serve contexts.
+ * lane 0 is s->win and carries every AMO; the others serve contexts (none
+ * beside MPI's memory, whose header page may precede s->base unmapped).
  * bytes may be 0 (a space that refuses RMA still needs a window handle for
  * flush/sync). */
 static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
     s->comm = comm;
     s->win_bytes = bytes;
-    for (int k = 0; k <= mpishmem_rt.ctx_lanes; k++) {
+    for (int k = 0; k <= (s->mpi_memory ? 0 : mpishmem_rt.ctx_lanes); k++) {
         mpishmem_lane_t *l = &s->lanes[k];
         l->ranks = s->ranks;
         int rc = k == 0 && s->mpi_memory ? open_allocated_lane(s, comm, bytes)
-                                         : open_lane_window(s, comm, s->win_bytes, NULL, &l->win);
+                                         : open_lane_window(s, comm, bytes, NULL, &l->win);
         if (rc != MPI_SUCCESS)
             return rc;
         mpishmem_dirty_init(&l->dirty);
@@ -448,7 +426,7 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
         for (int r = 0; s->peer != NULL && r < mpishmem_rt.node_size; r++)
             if (s->peer[r] != NULL && s->peer[r] != s->base)
                 munmap(s->peer[r], s->map_len);
-        munmap(s->base, s->map_len);
+        munmap(s->base + s->lead, s->map_len);
     }
     if (s->peer != NULL)
         mpishmem_tables_add(-(long)peer_table_bytes());
