@@ -65,5 +65,5 @@ for build in "$@"; do
     echo "$two $four" | awk -F'[, ]' -v b="$build" '{
         if ($1 == "fail" || $4 == "fail" || $1 == 0) { print "oversub_ratio," b ",ratio,fail,target,0.25,MISSED"; exit }
         r = $4 / $1
-        printf "oversub_ratio,%s,ratio,%.3f,target,0.25,%s\n", b, r, r >= 0.25 ? "ok" : "MISSED" }'
+        printf "oversub_ratio,%s,ratio,%.3f,target,0.25,%s\n", b, r, (r >= 0.25 ? "ok" : "MISSED") }'
 done
