@@ -105,19 +105,19 @@ static int open_allocated_lane(mpishmem_segment_t *s, MPI_Comm comm, size_t byte
 }
 
 /* The RMA windows of every lane over [s->base, s->base + bytes) on comm:
- * lane 0 is s->win and carries every AMO; the others serve contexts (none
- * beside MPI's memory, whose header page may precede s->base unmapped).
- * bytes may be 0 (a space that refuses RMA still needs a window handle for
- * flush/sync). */
+ * lane 0 is s->win and carries every AMO; the others serve contexts (on
+ * MPI's memory, over the same range: bytes before s->base + s->lead are
+ * never a target).  bytes may be 0 (a space that refuses RMA still needs
+ * a window handle for flush/sync). */
 static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
     s->comm = comm;
     s->win_bytes = bytes;
-    for (int k = 0; k <= (s->mpi_memory ? 0 : mpishmem_rt.ctx_lanes); k++) {
+    for (int k = 0; k <= mpishmem_rt.ctx_lanes; k++) {
         mpishmem_lane_t *l = &s->lanes[k];
         l->ranks = s->ranks;
         int rc = k == 0 && s->mpi_memory ? open_allocated_lane(s, comm, bytes)
-                                         : open_lane_window(s, comm, bytes, NULL, &l->win);
+                                         : open_lane_window(s, comm, s->win_bytes, NULL, &l->win);
         if (rc != MPI_SUCCESS)
             return rc;
         mpishmem_dirty_init(&l->dirty);
