@@ -23,6 +23,7 @@ typedef struct mpishmem_settings {
     int yield;                   /* 1, 0, or -1 for "decide from the node" */
     int progress_thread;         /* MPISHMEM_PROGRESS_THREAD: 1, 0, or -1 (decide) */
     int amo_am;                  /* MPISHMEM_AMO_AM: 1, 0, or -1 (decide) */
+    int win_allocate;            /* MPISHMEM_WIN_ALLOCATE: 1, 0, or -1 (decide) */
     int print_version;
     int print_info;
     int ctx_lanes;               /* extra windows per segment for contexts */

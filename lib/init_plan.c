@@ -117,6 +117,34 @@ static void plan_amo_route(const mpishmem_settings_t *set)
         mpishmem_fatal("shmem_init", "cannot set up AMO requests: segment table full");
 }
 
+/* Open MPI's osc/sm is among the RMA components it may pick (OMPI_MCA_osc,
+ * which shmem_init sets to ucx,sm when it starts Open MPI 4). */
+static int open_mpi_osc_sm(void)
+{
+    const char *v = mpishmem_env("OMPI_MCA_osc");
+    if (mpishmem_plan.mpi_family != 'o' || v == NULL || v[0] == '^')
+        return 0;
+    for (const char *p = strstr(v, "sm"); p != NULL; p = strstr(p + 1, "sm"))
+        if ((p == v || p[-1] == ',') && (p[2] == '\0' || p[2] == ','))
+            return 1;
+    return 0;
+}
+
+/* Memory MPI allocates for the segments only MPI reaches (route_plan.h):
+ * MPISHMEM_WIN_ALLOCATE, else where Open MPI may serve the windows by
+ * osc/sm (4 PEs on 2 cores, MPISHMEM_SHM=0: raw MPI_Fetch_and_op on an
+ * MPI_Win_create window ran at 625 per second, on an MPI_Win_allocate one
+ * at 14 million; docs/performance-waiting.md).  Not with Open MPI 4's
+ * osc/rdma (a program that started MPI itself), which crashed in
+ * MPI_Accumulate on such a window.  Windows are made collectively, so
+ * every PE takes the same answer. */
+static void plan_win_allocate(const mpishmem_settings_t *set)
+{
+    int mine = set->win_allocate >= 0 ? set->win_allocate : open_mpi_osc_sm();
+    int all = 0;
+    mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);
+    mpishmem_plan.win_allocate = all;
+}
 
 void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores)
 {
@@ -127,6 +155,7 @@ void mpishmem_plan_before_heap(const mpishmem_settings_t *set, int *cores)
     int over = 0;
     *cores = plan_waiting(set, &over);
     plan_lanes(over);
+    plan_win_allocate(set);
     mpishmem_plan_publish();
 }
 

@@ -35,6 +35,7 @@ static const char *const yield_vars[] = {"MPISHMEM_YIELD", NULL};
 static const char *const lanes_vars[] = {"MPISHMEM_CTX_LANES", NULL};
 static const char *const progress_vars[] = {"MPISHMEM_PROGRESS_THREAD", NULL};
 static const char *const amo_am_vars[] = {"MPISHMEM_AMO_AM", NULL};
+static const char *const win_allocate_vars[] = {"MPISHMEM_WIN_ALLOCATE", NULL};
 
 /* MPISHMEM_CTX_LANES: an integer in its row's range, checked already. */
 static int read_lanes(void)
@@ -90,6 +91,7 @@ void mpishmem_read_settings(mpishmem_settings_t *set)
     set->yield = mpishmem_read_bool(yield_vars, -1);
     set->progress_thread = mpishmem_read_bool(progress_vars, -1);
     set->amo_am = mpishmem_read_bool(amo_am_vars, -1);
+    set->win_allocate = mpishmem_read_bool(win_allocate_vars, -1);
     set->print_version = mpishmem_read_bool(version_vars, 0);
     set->print_info = mpishmem_read_bool(info_vars, 0);
     set->ctx_lanes = read_lanes();

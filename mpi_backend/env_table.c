@@ -51,6 +51,11 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     BOOL("MPISHMEM_AMO_AM", "unset", "mpi_backend", ALL,
      "1: AMOs on memory that MPI reaches are requests its owner applies (active messages), "
      "0: MPI atomics; unset: on MPICH while the progress thread runs (docs/progress.md)"),
+    BOOL("MPISHMEM_WIN_ALLOCATE", "unset", "mpi_backend", ALL,
+     "1: memory that only MPI reaches (the heap and global data with MPISHMEM_SHM=0) is "
+     "memory MPI allocates (MPI_Win_allocate), mapped at its own address too; 0: never; "
+     "unset: on Open MPI when OMPI_MCA_osc lists sm (shmem_init sets ucx,sm), whose "
+     "atomics then need nothing from the target (docs/performance-waiting.md)"),
     CHOICE("MPISHMEM_BARRIER", "auto|shm|mpi|shm-central|shm-dissemination", "auto", "lib", PER,
      "barrier route: shm (flags in node-shared memory when a team is on one node), mpi, "
      "shm-central, shm-dissemination; auto: shm (docs/collectives.md); each team agrees on "

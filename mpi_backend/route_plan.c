@@ -51,17 +51,28 @@ const char *mpishmem_barrier_name(int barrier)
     return barrier >= 0 && barrier < 5 ? names[barrier] : "?";
 }
 
+/* Why a segment that asked for MPI's memory has its own: " (why)". */
+static const char *memory_why(const mpishmem_segment_t *s)
+{
+    static char text[160];
+    snprintf(text, sizeof text, " (%s)", s->mpi_memory_why);
+    return text;
+}
+
 static void segment_line(FILE *out, const mpishmem_segment_t *s)
 {
     int direct = s->peer_span > 0 || s->peer_sparse;
-    fprintf(out, "mpishmem: plan: segment '%s': rma = %s, amo = %s, gpu = %s, lanes = %d\n",
+    fprintf(out,
+            "mpishmem: plan: segment '%s': rma = %s, amo = %s, gpu = %s, lanes = %d, "
+            "memory = %s%s\n",
             s->name ? s->name : "?", direct ? "load/store on node, MPI RMA beyond" : "MPI RMA",
             s->no_amo       ? "none"
             : s->amo_cpu    ? "CPU atomics"
             : s->amo_am > 0 ? "requests to the owner"
                             : "MPI atomics",
             s->gpu == NULL ? "host memory" : s->gpu->aware ? "MPI (GPU-aware)" : "agents",
-            s->n_lanes);
+            s->n_lanes, s->mpi_memory ? "MPI's (MPI_Win_allocate)" : "ours",
+            !s->mpi_memory && s->mpi_memory_why ? memory_why(s) : "");
 }
 
 void mpishmem_plan_print(FILE *out)
@@ -76,10 +87,11 @@ void mpishmem_plan_print(FILE *out)
             "mpishmem: plan: ctx_lanes = %d\n"
             "mpishmem: plan: progress_thread = %d\n"
             "mpishmem: plan: amo_am = %d\n"
+            "mpishmem: plan: win_allocate = %d\n"
             "mpishmem: plan: barrier = %s\n",
             p->mpi_family == 'm' ? "mpich" : p->mpi_family == 'o' ? "openmpi" : "other",
             p->rma_needs_target, p->shm, p->yield ? "yield" : "spin", p->wait_by_request,
-            p->ctx_lanes, p->progress_thread, p->amo_am, mpishmem_barrier_name(p->barrier));
+            p->ctx_lanes, p->progress_thread, p->amo_am, p->win_allocate, mpishmem_barrier_name(p->barrier));
     for (int i = 0; i < mpishmem_segments.count; i++)
         segment_line(out, mpishmem_segments.sorted[i]);
 }

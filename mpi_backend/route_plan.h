@@ -40,6 +40,12 @@ typedef struct mpishmem_plan {
     int ctx_lanes;        /* extra windows per segment for contexts */
     int progress_thread;  /* a thread drives MPI progress (running) */
     int amo_am;           /* AMOs through MPI are requests the owner applies */
+    /* Segments only MPI reaches (not node-mapped) have window memory MPI
+     * allocates, mapped at their own address too (mem_alias.h): Open MPI
+     * then maps it into the node's processes and serves atomics with no
+     * help from the target; on memory of ours, osc/ucx emulates them by
+     * messages the target must receive.  Segments that cannot say why. */
+    int win_allocate;
     /* Team barriers and small collectives: MPISHMEM_BARRIER_MPI, or the
      * flags algorithm (_CENTRAL, _DISSEMINATION) that a team whose members
      * all share one node uses (others use MPI's); each team's own choice is

@@ -88,6 +88,13 @@ typedef struct mpishmem_segment {
         __attribute__((noreturn));
     /* Device memory (gpu_path.h): its GPU state; NULL for host memory. */
     struct mpishmem_gpu_seg *gpu;
+    /* Last, so the hot fields above keep their places.  Lane 0's window
+     * is over memory MPI allocated, mapped at base too (mem_alias.h; the
+     * plan's win_allocate); set before the windows open to ask for it,
+     * cleared when a PE cannot, with the reason. */
+    int mpi_memory;
+    const char *mpi_memory_why;
+    size_t lead;          /* base + lead: where the memory asked for starts (mem_alias.h) */
 } mpishmem_segment_t;
 
 #define MPISHMEM_MAX_SEGMENTS 64

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "window.h"
+#include "mem_alias.h"
 #include "node_shm.h"
 #include "runtime.h"
 #include "progress.h"
@@ -44,8 +45,10 @@ static int segment_init_common(mpishmem_segment_t *s, const char *name)
     return MPI_SUCCESS;
 }
 
-/* One lane's RMA window over [s->base, s->base + bytes) on comm. */
-static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, MPI_Win *win)
+/* One lane's RMA window over [s->base, s->base + bytes) on comm; with mem,
+ * over `bytes` that MPI allocates, returned there (MPI_Win_allocate). */
+static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, char **mem,
+                            MPI_Win *win)
 {
     MPI_Info info;
     MPISHMEM_MPI(MPI_Info_create(&info));
@@ -62,8 +65,11 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
      * MPI_Accumulate measured 1050 ns without this, 340 ns with it).  Other
      * MPIs ignore the key. */
     MPISHMEM_MPI(MPI_Info_set(info, "disable_shm_accumulate", "true"));
+    /* Each process's part on pages of its own, so it can be mapped alone. */
+    MPISHMEM_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
     mpishmem_meet_before_blocking(comm);
-    int rc = MPI_Win_create(s->base, (MPI_Aint)bytes, 1, info, comm, win);
+    int rc = mem ? MPI_Win_allocate((MPI_Aint)bytes, 1, info, comm, mem, win)
+                 : MPI_Win_create(s->base, (MPI_Aint)bytes, 1, info, comm, win);
     MPISHMEM_MPI(MPI_Info_free(&info));
     if (rc != MPI_SUCCESS) {
         *win = MPI_WIN_NULL;
@@ -81,10 +87,28 @@ static int open_lane_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes, 
     return rc;
 }
 
+/* Lane 0 over memory MPI allocates (a page more, for MPI's header), mapped
+ * at s->base too (mpishmem_mem_alias_segment); else, agreed by every
+ * member, an ordinary window and s->mpi_memory 0. */
+static int open_allocated_lane(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
+{
+    char *mem = NULL;
+    MPI_Win *win = &s->lanes[0].win;
+    int rc = open_lane_window(s, comm, mpishmem_mem_alias_len(bytes) + page_size(), &mem, win);
+    if (rc != MPI_SUCCESS || mpishmem_mem_alias_segment(s, comm, mem, bytes))
+        return rc;
+    s->mpi_memory = 0;
+    MPISHMEM_MPI(MPI_Win_unlock_all(*win));
+    mpishmem_meet_before_blocking(comm);
+    MPISHMEM_MPI(MPI_Win_free(win));
+    return open_lane_window(s, comm, bytes, NULL, win);
+}
+
 /* The RMA windows of every lane over [s->base, s->base + bytes) on comm:
- * lane 0 is s->win and carries every AMO; the others serve contexts.
- * bytes may be 0 (a space that refuses RMA still needs a window handle for
- * flush/sync). */
+ * lane 0 is s->win and carries every AMO; the others serve contexts (on
+ * MPI's memory, over the same range: bytes before s->base + s->lead are
+ * never a target).  bytes may be 0 (a space that refuses RMA still needs
+ * a window handle for flush/sync). */
 static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
 {
     s->comm = comm;
@@ -92,7 +116,8 @@ static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
     for (int k = 0; k <= mpishmem_rt.ctx_lanes; k++) {
         mpishmem_lane_t *l = &s->lanes[k];
         l->ranks = s->ranks;
-        int rc = open_lane_window(s, comm, bytes, &l->win);
+        int rc = k == 0 && s->mpi_memory ? open_allocated_lane(s, comm, bytes)
+                                         : open_lane_window(s, comm, s->win_bytes, NULL, &l->win);
         if (rc != MPI_SUCCESS)
             return rc;
         mpishmem_dirty_init(&l->dirty);
@@ -388,6 +413,9 @@ int mpishmem_window_open_static(mpishmem_segment_t *s)
 
 void mpishmem_window_destroy(mpishmem_segment_t *s)
 {
+    /* Global data outlives the window: its own memory again. */
+    if (s->mpi_memory && s->map_len == 0 && mpishmem_mem_alias_end() != 0)
+        mpishmem_fatal("shmem_finalize", "cannot make the %s private memory again", s->name);
     if (s->n_lanes > 0 && s->comm != MPI_COMM_NULL)
         mpishmem_meet_before_blocking(s->comm); /* MPI_Win_free blocks */
     close_lanes(s);
@@ -398,7 +426,7 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
         for (int r = 0; s->peer != NULL && r < mpishmem_rt.node_size; r++)
             if (s->peer[r] != NULL && s->peer[r] != s->base)
                 munmap(s->peer[r], s->map_len);
-        munmap(s->base, s->map_len);
+        munmap(s->base + s->lead, s->map_len);
     }
     if (s->peer != NULL)
         mpishmem_tables_add(-(long)peer_table_bytes());

@@ -22,6 +22,7 @@
 #include "../mpi_backend/runtime.h"
 #include "../mpi_backend/window.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/route_plan.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 
@@ -101,6 +102,12 @@ int mpishmem_globals_create(void)
     int every = node_ok && mpishmem_rt.node_size == mpishmem_rt.n_pes, all = 0;
     mpishmem_allreduce(&every, &all, 1, MPI_INT, MPI_LAND, mpishmem_rt.world);
     s->amo_cpu = all;
+    /* Only MPI reaches it and it has no backing of ours: memory MPI
+     * allocates, if planned (with a backing, globals_shm.c would restore it
+     * in a fork()ed child). */
+    mpishmem_shm_id_t id;
+    s->mpi_memory = mpishmem_plan.win_allocate && !all && !globals_direct &&
+                    !mpishmem_globals_shm_info(&id);
     /* Then no PE needs MPI to reach it: the windows are this PE's alone. */
     rc = mpishmem_window_open_static(s);
     if (rc != MPI_SUCCESS) {

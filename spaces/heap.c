@@ -15,16 +15,27 @@
 #include "../mpi_backend/mpi_cvar.h"
 #include "../mpi_backend/window.h"
 #include "../mpi_backend/progress.h"
+#include "../mpi_backend/route_plan.h"
 
 mpishmem_heap_t mpishmem_default_heap;
 mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;
+
+/* Where the allocator's offset 0 lies: the heap's aligned start, which is
+ * seg.base unless the window's memory has a header (seg.lead). */
+static char *heap_origin(const mpishmem_heap_t *h)
+{
+    return h->seg.base + h->seg.lead;
+}
 
 /* The segment's SHMEM_DEBUG hook: the allocation holding an offset. */
 static int heap_block_of(const mpishmem_segment_t *s, size_t off, size_t *start, size_t *len)
 {
     const mpishmem_heap_t *h =
         (const mpishmem_heap_t *)((const char *)s - offsetof(mpishmem_heap_t, seg));
-    return mpishmem_allocator_block_of(h->alloc, off, start, len);
+    if (off < s->lead || !mpishmem_allocator_block_of(h->alloc, off - s->lead, start, len))
+        return 0;
+    *start += s->lead;
+    return 1;
 }
 
 /* The allocator and registry entry of a heap whose segment exists. */
@@ -107,6 +118,10 @@ int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, M
      * windows only (docs/performance-waiting.md). */
     mpishmem_cvar_override_t no_symheap;
     mpishmem_cvar_override(&no_symheap, "MPIR_CVAR_SHM_SYMHEAP_RETRY", 0);
+    /* Nobody maps it without MPISHMEM_SHM: memory MPI allocates, if planned. */
+    h->seg.mpi_memory = mpishmem_plan.win_allocate && !mpishmem_rt.shm_enabled;
+    h->seg.mpi_memory_why = NULL;
+    h->seg.lead = 0;
     int rc = mpishmem_window_create_heap_on(&h->seg, name, size, comm, shm_comm);
     mpishmem_cvar_restore(&no_symheap);
     if (rc != MPI_SUCCESS)
@@ -134,6 +149,8 @@ int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, 
     h->comm = comm;
     h->gpu = gpu;
     h->seg.win = h->seg.shm_win = MPI_WIN_NULL;
+    h->seg.mpi_memory = 0; /* device memory: its own */
+    h->seg.lead = 0;
     /* Every member must get its memory before any creates the window. */
     void *base = mpishmem_gpu_alloc(gpu, size == 0 ? 1 : size);
     int ok = base != NULL, all_ok = 0;
@@ -187,26 +204,26 @@ void mpishmem_heap_copy(const mpishmem_heap_t *h, void *dst, const void *src, si
 void *mpishmem_heap_alloc(mpishmem_heap_t *h, size_t size, size_t align)
 {
     size_t off = mpishmem_allocator_alloc(h->alloc, size, align);
-    return off == MPISHMEM_ALLOC_FAIL ? NULL : h->seg.base + off;
+    return off == MPISHMEM_ALLOC_FAIL ? NULL : heap_origin(h) + off;
 }
 
 int mpishmem_heap_holds(const mpishmem_heap_t *h, const void *ptr)
 {
-    return h->alloc != NULL && (uintptr_t)ptr - (uintptr_t)h->seg.base < h->capacity;
+    return h->alloc != NULL && (uintptr_t)ptr - (uintptr_t)heap_origin(h) < h->capacity;
 }
 
 int mpishmem_heap_free(mpishmem_heap_t *h, void *ptr)
 {
     if (!mpishmem_heap_holds(h, ptr))
         return -1;
-    return mpishmem_allocator_free(h->alloc, (size_t)((char *)ptr - h->seg.base));
+    return mpishmem_allocator_free(h->alloc, (size_t)((char *)ptr - heap_origin(h)));
 }
 
 int mpishmem_heap_resize(mpishmem_heap_t *h, void *ptr, size_t size)
 {
     if (!mpishmem_heap_holds(h, ptr))
         return -1;
-    return mpishmem_allocator_resize_in_place(h->alloc, (size_t)((char *)ptr - h->seg.base),
+    return mpishmem_allocator_resize_in_place(h->alloc, (size_t)((char *)ptr - heap_origin(h)),
                                               size);
 }
 
@@ -215,5 +232,5 @@ size_t mpishmem_heap_usable_size(mpishmem_heap_t *h, const void *ptr)
     if (!mpishmem_heap_holds(h, ptr))
         return 0;
     return mpishmem_allocator_usable_size(h->alloc,
-                                          (size_t)((const char *)ptr - h->seg.base));
+                                          (size_t)((const char *)ptr - heap_origin(h)));
 }

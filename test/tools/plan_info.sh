@@ -96,4 +96,16 @@ run "split teams" "$teams" "SHMEM_INFO=1 MPISHMEM_TEST_NODES=2" \
     "$(team "world PEs 1..3 step 2" "mpi \(members on several nodes\)" mpi 2)" \
     "$(team "world PEs 0..1" shm-dissemination "node slots" 2)" \
     "$(team "world PEs 2..3" shm-dissemination "node slots" 2)"
+NP=2
+# Window memory MPI allocates for what only MPI reaches (MPISHMEM_SHM=0):
+# planned on Open MPI (osc/sm listed, as shmem_init sets), shown for the
+# global data; MPISHMEM_WIN_ALLOCATE=0 turns it off.
+case $MPI_FLAVOR in openmpi) wa=1 ;; *) wa=0 ;; esac
+if [ "$wa" = 1 ]; then
+    run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0" "win_allocate = 1" \
+        "segment 'global data': rma = MPI RMA, amo = MPI atomics, gpu = host memory, lanes = 1, memory = MPI's (MPI_Win_allocate)"
+else
+    run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0" "win_allocate = 0"
+fi
+run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0 MPISHMEM_WIN_ALLOCATE=0" "win_allocate = 0"
 outcome_end
