@@ -4,17 +4,27 @@
 # A layer may use itself and the layers to its right, never one to its left.
 # Three checks, each failure naming the file, the symbol or header, and the
 # two layers:
-#   1. the "..." includes of mpi_backend/, teams/ and spaces/ name no higher
-#      folder;
+#   1. the "..." includes of mpi_backend/, teams/ and spaces/ (any depth)
+#      name no higher folder, each include found as the compiler finds it:
+#      beside the including file, else in the library's quote-include
+#      folders (internal_dirs in meson.build);
 #   2. no undefined symbol of a library object is defined by an object of a
 #      higher layer (nm on the archive of the library's objects);
 #   3. the same for the inline code of each layer's headers, compiled alone
 #      with -fkeep-inline-functions (an upward call from a header would
 #      otherwise hide inside the lib objects that inline it).
-#   layers.sh OBJECT_ARCHIVE   (MESON_SOURCE_ROOT, MESON_BUILD_ROOT, CC from meson)
+#   layers.sh OBJECT_ARCHIVE [DIR...]   (DIR: the quote-include folders,
+#   relative to the source root; MESON_SOURCE_ROOT, MESON_BUILD_ROOT, CC
+#   from meson)
 root=${MESON_SOURCE_ROOT:?}
 build=${MESON_BUILD_ROOT:?}
-archive=${1:?usage: layers.sh libmpishmem-objs.a}
+archive=${1:?usage: layers.sh libmpishmem-objs.a [DIR...]}
+shift
+quote_dirs=$*
+quote_args=
+for d in $quote_dirs; do
+    quote_args="$quote_args -iquote $root/$d"
+done
 status=0
 order='lib -> spaces -> teams -> mpi_backend'
 
@@ -31,13 +41,20 @@ rank() {
 # 1. Includes.
 for layer in mpi_backend teams spaces; do
     mine=$(rank "$layer")
-    for f in "$root/$layer"/*.c "$root/$layer"/*.h; do
-        [ -f "$f" ] || continue
+    for f in $(find "$root/$layer" -name '*.[ch]' | sort); do
         rel=${f#"$root"/}
         grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
             sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
             while read -r line inc; do
                 target=$(realpath -m "$(dirname "$f")/$inc")
+                if [ ! -f "$target" ]; then
+                    for d in $quote_dirs; do
+                        if [ -f "$root/$d/$inc" ]; then
+                            target=$(realpath -m "$root/$d/$inc")
+                            break
+                        fi
+                    done
+                fi
                 target=${target#"$root"/}
                 folder=${target%%/*}
                 if [ "$(rank "$folder")" -gt "$mine" ]; then
@@ -95,11 +112,11 @@ rename_h="$build/pshmem_rename.h"
 for layer in mpi_backend teams spaces; do
     probe="$build/layers-probe-$layer"
     : >"$probe.c"
-    for h in "$root/$layer"/*.h; do
+    for h in $(find "$root/$layer" -name '*.h' | sort); do
         echo "#include \"$h\"" >>"$probe.c"
     done
-    # shellcheck disable=SC2086 # CC is a command line
-    if ! ${CC:-cc} -std=gnu11 -c -w -fkeep-inline-functions -I"$root/include" \
+    # shellcheck disable=SC2086 # CC is a command line, quote_args a list
+    if ! ${CC:-cc} -std=gnu11 -c -w -fkeep-inline-functions -I"$root/include" $quote_args \
             -include "$rename_h" "$probe.c" -o "$probe.o"; then
         echo "FAIL: the headers of $layer/ do not compile on their own"
         status=1
