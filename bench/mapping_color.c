@@ -11,7 +11,7 @@
  *     placement gave a 256 or 512 MiB heap: equal in address bits 12-27,
  *     which AMD Zen's L1 way predictor (its "microtag") hashes;
  *   - "colour_2MiB": 1 GiB + 2 MiB away, mpishmem's placement
- *     (mpi_backend/node_shm.h);
+ *     (mpi_backend/memory/node_shm.h);
  *   - "step_4KiB": 1 GiB + 4 KiB away.
  * For each, SIZE-byte copies to consecutive offsets with `rep movsb` (the
  * library's copy from 256 bytes up) from our object to the peer's, as

@@ -98,7 +98,7 @@ static void route_cas_self_flush_local(int n)
 /* Median ns per operation of fn: rank 0 times `iters` calls (after a
  * warm-up) in each of `reps` samples while route_target polls MPI until
  * told to stop; the others only join the barriers.  Sorts s[reps]. */
-/* Message routes (the AMO request route, mpi_backend/amo_am.c): a 32-byte
+/* Message routes (the AMO request route, mpi_backend/data_path/amo_am.c): a 32-byte
  * request the target answers from its polling loop, with 8 bytes
  * (fetching) or not at all (posted; the last one is answered, so the time
  * includes delivery). */
@@ -183,7 +183,7 @@ static const struct mpi_route mpi_routes[] = {
 #define N_MPI_ROUTES (sizeof mpi_routes / sizeof mpi_routes[0])
 
 /* The window hint sets the floors are measured with; "ours" is what
- * mpi_backend/window.c passes. */
+ * mpi_backend/memory/window.c passes. */
 struct mpi_route_hints { const char *name; const char *kv[4][2]; };
 static const struct mpi_route_hints mpi_route_hint_sets[] = {
     {"none", {{0}}},

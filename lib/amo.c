@@ -1,12 +1,12 @@
 /*
  * mpishmem: every atomic memory operation, generated from the AMO type
- * tables.  Each is a shell around mpishmem_amo (mpi_backend/amo_path.h),
+ * tables.  Each is a shell around mpishmem_amo (mpi_backend/data_path/amo_path.h),
  * which picks CPU or MPI atomics for the target's segment.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <shmem.h>
-#include "../mpi_backend/amo_path.h"
+#include "../mpi_backend/data_path/amo_path.h"
 #include "trace.h"
 
 /* op on *dest with operands value/cond; result pointer r or NULL. */

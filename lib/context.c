@@ -3,7 +3,7 @@
  *
  * The default context addresses world PEs on lane 0.  A created context
  * takes the least-used extra lane (MPISHMEM_CTX_LANES of them, see
- * mpi_backend/segment.h), so its quiet flushes only its own window handle:
+ * mpi_backend/memory/segment.h), so its quiet flushes only its own window handle:
  * threads with private contexts complete independently.  When there are
  * more contexts than lanes, contexts share lanes: still correct, but a
  * quiet may then also wait for a lane-mate's transfers.  Creation fails
@@ -25,10 +25,10 @@
 #include <string.h>
 #include <shmem.h>
 #include "context.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/segment.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/memory/segment.h"
 #include "../teams/team.h"
 
 /* Live created contexts, newest first.  Contexts live in slots

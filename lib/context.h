@@ -2,7 +2,7 @@
  * mpishmem: context objects: creation, destruction, teams and finalize.
  *
  * The object itself, and what the data path does with it, are in
- * mpi_backend/lane_ctx.h.
+ * mpi_backend/data_path/lane_ctx.h.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <shmem.h>
-#include "../mpi_backend/lane_ctx.h"
+#include "../mpi_backend/data_path/lane_ctx.h"
 
 /* shmem_team_destroy: destroy the team's shareable contexts (quiet first). */
 void mpishmem_ctx_release_team(shmem_team_t team);

@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <shmem.h>
 #include "init_internal.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
 
 /* shmem_finalize, handed over by shmem_init: called by name from here it
  * would make init.c and this file call each other. */

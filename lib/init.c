@@ -19,27 +19,27 @@
 #include <time.h>
 #include <unistd.h>
 #include <shmem.h>
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/env_parse.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/settings/env_parse.h"
 #include "init_internal.h"
-#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/runtime/runtime.h"
 #include "coll/coll.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/progress_thread.h"
-#include "../mpi_backend/amo_am.h"
-#include "../mpi_backend/request_service.h"
-#include "../mpi_backend/segment.h"
-#include "../mpi_backend/quirks.h"
-#include "../mpi_backend/mpi_family.h"
-#include "../mpi_backend/launcher_env.h"
-#include "../spaces/devices.h"
-#include "../spaces/heap.h"
-#include "../spaces/space.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/progress/progress_thread.h"
+#include "../mpi_backend/data_path/amo_am.h"
+#include "../mpi_backend/progress/request_service.h"
+#include "../mpi_backend/memory/segment.h"
+#include "../mpi_backend/runtime/quirks.h"
+#include "../mpi_backend/runtime/mpi_family.h"
+#include "../mpi_backend/runtime/launcher_env.h"
+#include "../spaces/memory_spaces/devices.h"
+#include "../spaces/heap/heap.h"
+#include "../spaces/memory_spaces/space.h"
 #include "../teams/team.h"
 #include "context.h"
 #include "trace.h"
-#include "../mpi_backend/env_read.h"
-#include "../mpi_backend/route_plan.h"
+#include "../mpi_backend/settings/env_read.h"
+#include "../mpi_backend/runtime/route_plan.h"
 
 static const int thread_levels_mpi[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED,
                                         MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
@@ -114,7 +114,7 @@ static void start_comms(void)
 {
     /* Until the plan knows, wait as the launcher's placement suggests:
      * the set-up collectives below are much faster yielding when PEs
-     * outnumber cores (mpi_backend/progress.h). */
+     * outnumber cores (mpi_backend/progress/progress.h). */
     mpishmem_rt.yield = mpishmem_launcher_oversubscribed();
     mpishmem_comm_dup(MPI_COMM_WORLD, &mpishmem_rt.world);
     MPISHMEM_MPI(MPI_Comm_rank(mpishmem_rt.world, &mpishmem_rt.my_pe));

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <mpi.h>
-#include "../spaces/space_settings.h"
-#include "../mpi_backend/env_parse.h"
+#include "../spaces/memory_spaces/space_settings.h"
+#include "../mpi_backend/settings/env_parse.h"
 
 typedef struct mpishmem_settings {
     size_t heap_size;
@@ -37,7 +37,7 @@ typedef struct mpishmem_settings {
 /* A boolean variable (the first of names[] that is set): 1 or 0, dflt when
  * unset or empty (mpishmem_read_settings has checked every value). */
 int mpishmem_read_bool(const char *const *names, int dflt);
-/* MPISHMEM_SIZE_SETTING_MAX: mpi_backend/env_parse.h. */
+/* MPISHMEM_SIZE_SETTING_MAX: mpi_backend/settings/env_parse.h. */
 /* The size variable `var` set to `text`, parsed, or stop shmem_init with a
  * message that quotes text as given: malformed, or too large. */
 size_t mpishmem_size_setting(const char *var, const char *text);

@@ -1,5 +1,5 @@
 /*
- * mpishmem: the plan of routes made in shmem_init (mpi_backend/route_plan.h):
+ * mpishmem: the plan of routes made in shmem_init (mpi_backend/runtime/route_plan.h):
  * waiting, lanes and the barrier before the segments are made, the
  * progress thread and the AMO route once they exist.
  *
@@ -14,15 +14,15 @@
 #include <unistd.h>
 #include <shmem.h>
 #include "init_internal.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/amo_am.h"
-#include "../mpi_backend/env_read.h"
-#include "../mpi_backend/progress_thread.h"
-#include "../mpi_backend/route_plan.h"
-#include "../mpi_backend/segment.h"
-#include "../spaces/heap.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/data_path/amo_am.h"
+#include "../mpi_backend/settings/env_read.h"
+#include "../mpi_backend/progress/progress_thread.h"
+#include "../mpi_backend/runtime/route_plan.h"
+#include "../mpi_backend/memory/segment.h"
+#include "../spaces/heap/heap.h"
 #include "../teams/team_plan.h"
 
 /* Decided once, so every wait and every collective agree: spin while each
@@ -91,7 +91,7 @@ static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int 
     mpishmem_plan.progress_thread = mpishmem_progress_thread_running();
 }
 
-/* AMOs as requests (mpi_backend/amo_am.c) for the heap and global data
+/* AMOs as requests (mpi_backend/data_path/amo_am.c) for the heap and global data
  * where they need MPI (other nodes, or MPISHMEM_SHM=0).  Unset, only on an
  * MPI whose atomics cost more than a message exchange (MPICH) and while
  * every PE has the progress thread, which answers requests while its PE

@@ -13,8 +13,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <shmem.h>
-#include "../mpi_backend/amo_path.h"
-#include "../mpi_backend/progress.h"
+#include "../mpi_backend/data_path/amo_path.h"
+#include "../mpi_backend/progress/progress.h"
 #include "trace.h"
 
 #define HOME_PE 0
@@ -66,7 +66,7 @@ static uint64_t swap_tail(const char *fn, long *lock, uint64_t me1, int only_if_
 
 /* Spin on our own word until (word & mask) == 0 (wait) or != 0 (next).
  * A lock in device memory is read with the runtime's copies; the AMOs
- * that change it are applied by this PE itself (mpi_backend/gpu_path.h). */
+ * that change it are applied by this PE itself (mpi_backend/gpu/gpu_path.h). */
 static uint64_t wait_local(long *lock, uint64_t mask, int until_set)
 {
     unsigned spins = 0;

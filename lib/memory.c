@@ -3,7 +3,7 @@
  *
  * The collective mechanism (local deterministic allocator + one allreduce
  * that agrees on the offset and is the closing barrier) is in
- * spaces/heap_collective.c; this file holds the OpenSHMEM entry points.
+ * spaces/heap/heap_collective.c; this file holds the OpenSHMEM entry points.
  * They allocate from the default space's heap, which is the host heap
  * unless SHMEM_DEFAULT_SPACE=GPU (docs/spaces.md).
  *
@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <shmem.h>
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/window.h"
-#include "../spaces/heap.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/memory/window.h"
+#include "../spaces/heap/heap.h"
 
 #define heap (mpishmem_user_heap)
 
@@ -60,7 +60,7 @@ void *shmem_calloc(size_t count, size_t size)
 
 /* Bad arguments follow one rule (docs/checks.md): a warning and NULL (or no
  * operation) on every PE, a stop under SHMEM_DEBUG.  The PEs decide
- * together (spaces/heap_collective.c), so none is left in a collective. */
+ * together (spaces/heap/heap_collective.c), so none is left in a collective. */
 static void *align_on(const char *routine, size_t alignment, size_t size)
 {
     enter(routine);

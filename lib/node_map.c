@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <shmem.h>
 #include "init_internal.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/launcher_env.h"
-#include "../spaces/heap.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/runtime/launcher_env.h"
+#include "../spaces/heap/heap.h"
 
 /* FNV-1a over a string, continuing from h. */
 static uint64_t hash_text(uint64_t h, const char *text)

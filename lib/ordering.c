@@ -10,11 +10,11 @@
 #include <shmem.h>
 #include "coll/coll.h"
 #include "context.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
 #include "trace.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/rma_path.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/data_path/rma_path.h"
 
 static int ctx_usable(const char *routine, shmem_ctx_t ctx)
 {

@@ -14,12 +14,12 @@
 #include <shmem.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/gpu_path.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/segment.h"
-#include "../spaces/heap.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/gpu/gpu_path.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/memory/segment.h"
+#include "../spaces/heap/heap.h"
 
 /* Fairness for the _any forms: start each scan at a different index. */
 static __thread size_t any_rotor;

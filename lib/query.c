@@ -6,9 +6,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include <shmem.h>
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/segment.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/memory/segment.h"
 #include "../teams/team.h"
 
 int shmem_my_pe(void)

@@ -2,12 +2,12 @@
  * mpishmem: every RMA entry point, generated from the type tables.
  *
  * Each routine is a thin shell around the inline data path in
- * mpi_backend/rma_path.h; the element size is a compile-time constant.
+ * mpi_backend/data_path/rma_path.h; the element size is a compile-time constant.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <shmem.h>
-#include "../mpi_backend/rma_path.h"
+#include "../mpi_backend/data_path/rma_path.h"
 #include "trace.h"
 
 /* Tracing (MPISHMEM_TRACE): the routine takes a separate, cold copy of its

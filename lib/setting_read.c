@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "init_internal.h"
-#include "../mpi_backend/env_parse.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/settings/env_parse.h"
+#include "../mpi_backend/runtime/error.h"
 
 /* Every boolean variable follows one rule (docs/environment.md): true is
  * 1/y/yes/true/on, false is 0/n/no/false/off (any case); unset or empty

@@ -11,19 +11,19 @@
 #include <string.h>
 #include <strings.h>
 #include <shmem.h>
-#include "../mpi_backend/env_parse.h"
-#include "../mpi_backend/env_check.h"
-#include "../mpi_backend/env_read.h"
-#include "../mpi_backend/route_plan.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/settings/env_parse.h"
+#include "../mpi_backend/settings/env_check.h"
+#include "../mpi_backend/settings/env_read.h"
+#include "../mpi_backend/runtime/route_plan.h"
+#include "../mpi_backend/runtime/error.h"
 #include "init_internal.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress_thread.h"
-#include "../mpi_backend/quirks.h"
-#include "../mpi_backend/segment.h"
-#include "../spaces/heap.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress_thread.h"
+#include "../mpi_backend/runtime/quirks.h"
+#include "../mpi_backend/memory/segment.h"
+#include "../spaces/heap/heap.h"
 #include "../teams/team_plan.h"
-#include "../mpi_backend/progress.h"
+#include "../mpi_backend/progress/progress.h"
 
 static const char *const size_vars[] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", NULL};
 static const char *const debug_vars[] = {"SHMEM_DEBUG", "SMA_DEBUG", NULL};

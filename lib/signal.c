@@ -11,8 +11,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <shmem.h>
-#include "../mpi_backend/amo_path.h"
-#include "../mpi_backend/progress.h"
+#include "../mpi_backend/data_path/amo_path.h"
+#include "../mpi_backend/progress/progress.h"
 #include "trace.h"
 
 static inline void put_signal(const char *routine, shmem_ctx_t ctx, void *dest,

@@ -11,7 +11,7 @@
  *       the check passes)
  * Every one must read the same on every PE (the proposal's rule);
  * SHMEM_SYMMETRIC_SIZE is checked with the other settings (settings.c).  What they mean together is decided in
- * spaces/predefined.c (docs/spaces.md has the table).
+ * spaces/memory_spaces/predefined.c (docs/spaces.md has the table).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <shmem.h>
-#include "../mpi_backend/env_parse.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/settings/env_parse.h"
+#include "../mpi_backend/runtime/error.h"
 #include "init_internal.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/env_read.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/settings/env_read.h"
 
 static int read_enable(const char *name)
 {

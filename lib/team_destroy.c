@@ -7,7 +7,7 @@
  */
 #include <shmem.h>
 #include "context.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime/error.h"
 #include "../teams/team.h"
 
 void shmem_team_destroy(shmem_team_t team)

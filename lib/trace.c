@@ -27,10 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "context.h"
-#include "../mpi_backend/env_parse.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/settings/env_parse.h"
+#include "../mpi_backend/runtime/error.h"
 #include "trace.h"
-#include "../mpi_backend/env_read.h"
+#include "../mpi_backend/settings/env_read.h"
 
 int mpishmem_trace_on;
 

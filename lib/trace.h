@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/runtime/runtime.h"
 
 enum mpishmem_trace_kind {
     MPISHMEM_TRACE_PUT,

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "team.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/runtime/error.h"
 
 struct mpishmem_team mpishmem_team_world_object = {.comm = MPI_COMM_NULL};
 struct mpishmem_team mpishmem_team_shared_object = {.comm = MPI_COMM_NULL};

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/slot_array.h"
+#include "../mpi_backend/runtime/runtime.h"
+#include "../mpi_backend/runtime/slot_array.h"
 #include "team_plan.h"
 
 struct mpishmem_team {

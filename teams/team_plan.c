@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "team_plan.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/route_plan.h"
-#include "../mpi_backend/runtime.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/progress/progress.h"
+#include "../mpi_backend/runtime/route_plan.h"
+#include "../mpi_backend/runtime/runtime.h"
 
 int mpishmem_team_plan_info;
 

@@ -1,6 +1,6 @@
 /*
  * mpishmem: a team's routes, its part of the plan of routes
- * (mpi_backend/route_plan.h).
+ * (mpi_backend/runtime/route_plan.h).
  *
  * Decided once, when the team is made: in shmem_init for SHMEM_TEAM_WORLD
  * and SHMEM_TEAM_SHARED, in the split or creation call for the others, and
@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 #include <mpi.h>
-#include "../mpi_backend/pe_map.h"
+#include "../mpi_backend/runtime/pe_map.h"
 
 /* Why a team's barrier is MPI's (0: it is not). */
 enum mpishmem_team_why {

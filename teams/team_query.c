@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "team.h"
-#include "../mpi_backend/error.h"
+#include "../mpi_backend/runtime/error.h"
 
 void mpishmem_fatal_team(const char *routine, shmem_team_t team)
 {

@@ -12,8 +12,8 @@
  */
 #include <shmemx.h>
 #include "team.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/progress.h"
+#include "../mpi_backend/runtime/error.h"
+#include "../mpi_backend/progress/progress.h"
 
 /* SHMEM_DEBUG: every PE of comm passed the same `n` ints. */
 static void check_same_args(const char *routine, MPI_Comm comm, const int *v, int n)

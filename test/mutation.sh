@@ -30,17 +30,17 @@ ctx_fence_noop|lib/ordering.c|shmem_ctx_fence|entry|return;||ctx_fence
 fence_slow_nocomplete|lib/ordering.c|fence_slow|replace|mpishmem_complete_pending(&ctx->pending, ctx->lane);|;|fence,ctx_fence
 quiet_noop|lib/ordering.c|shmem_quiet|entry|return;||quiet
 quiet_default_nocomplete|lib/ordering.c|quiet_default_slow|replace|mpishmem_ctx_complete(SHMEM_CTX_DEFAULT);|;|quiet
-ctx_complete_noflush|mpi_backend/lane_ctx.c|mpishmem_ctx_complete|replace|mpishmem_complete_pending(&ctx->pending, ctx->lane);|;|quiet,ctx_quiet
+ctx_complete_noflush|mpi_backend/data_path/lane_ctx.c|mpishmem_ctx_complete|replace|mpishmem_complete_pending(&ctx->pending, ctx->lane);|;|quiet,ctx_quiet
 pe_quiet_noop|lib/ordering.c|shmem_ctx_pe_quiet|entry|return;||pe_quiet
 ctx_quiet_noop_created|lib/ordering.c|shmem_ctx_quiet|entry|if (ctx != SHMEM_CTX_DEFAULT) return;||ctx_quiet
 barrier_noquiet|lib/ordering.c|shmem_barrier_all|replace|mpishmem_complete_all();|;|barrier
 put_signal_noflush|lib/signal.c|put_signal|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, wpe);|;|put_signal
 signal_fence_only|lib/signal.c|put_signal|replace|if (mpishmem_segment_peer(s, wpe) == NULL)|if (0)|put_signal
-flush_listed_noflush|mpi_backend/completion.c|flush_listed|replace|flush_target(s, l, e->pe);|;|barrier
-flush_pe_noflush|mpi_backend/completion.c|flush_pe_lane|replace|flush_target(s, l, pe);|;|pe_quiet,get
-bounce_noflush|mpi_backend/rma_mpi.c|bounce_recycle|replace|MPISHMEM_MPI(MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win));|;|bounce
-get_noflush|mpi_backend/rma_path.h|mpishmem_mpi_get_route|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);|;|get
-dirty_unmarked|mpi_backend/segment.h|mpishmem_lane_mark|replace|mpishmem_dirty_mark(&l->dirty, pe) != 0|0|barrier,get
+flush_listed_noflush|mpi_backend/data_path/completion.c|flush_listed|replace|flush_target(s, l, e->pe);|;|barrier
+flush_pe_noflush|mpi_backend/data_path/completion.c|flush_pe_lane|replace|flush_target(s, l, pe);|;|pe_quiet,get
+bounce_noflush|mpi_backend/data_path/rma_mpi.c|bounce_recycle|replace|MPISHMEM_MPI(MPI_Win_flush_local(bounce.t[i].rank, bounce.t[i].win));|;|bounce
+get_noflush|mpi_backend/data_path/rma_path.h|mpishmem_mpi_get_route|replace|mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);|;|get
+dirty_unmarked|mpi_backend/memory/segment.h|mpishmem_lane_mark|replace|mpishmem_dirty_mark(&l->dirty, pe) != 0|0|barrier,get
 '
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpishmem-mutation.XXXXXX") || exit 1

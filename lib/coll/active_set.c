@@ -18,10 +18,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "coll.h"
-#include "../../mpi_backend/segment.h"
-#include "../../mpi_backend/error.h"
-#include "../../mpi_backend/progress.h"
-#include "../../mpi_backend/runtime.h"
+#include "../../mpi_backend/memory/segment.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/runtime/runtime.h"
 #include "../../teams/team_plan.h"
 
 #define BUCKETS 256u

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include "coll.h"
 #include "../trace.h"
-#include "../../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 /* Exchange one block of type st/rt (count elements of dt when contiguous)
  * with every PE. */

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 #include "coll.h"
-#include "../../mpi_backend/node_barrier.h"
+#include "../../mpi_backend/progress/node_barrier.h"
 #include "../trace.h"
 
 /* Above this many bytes the root's copy to its own dest costs more than

@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../../mpi_backend/error.h"
-#include "../../mpi_backend/gpu_path.h"
-#include "../../mpi_backend/progress.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/gpu/gpu_path.h"
+#include "../../mpi_backend/progress/progress.h"
 
 /* The communicator a collective runs on, and its scratch. */
 typedef struct mpishmem_coll_comm {
@@ -192,7 +192,7 @@ static inline void mpishmem_coll_started(const char *routine, const char *call, 
 }
 
 /* Waits for a started collective as the library's other waits do
- * (mpi_backend/progress.h): spinning with a core per PE, yielding and then
+ * (mpi_backend/progress/progress.h): spinning with a core per PE, yielding and then
  * napping when PEs outnumber cores; every step tests the request, which
  * also drives MPI progress. */
 static inline void mpishmem_coll_wait(MPI_Request *req)
@@ -210,7 +210,7 @@ static inline void mpishmem_coll_wait(MPI_Request *req)
 static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
 {
     /* A PE may be waiting for another's GPU agent or for its answer to an
-     * AMO request (mpi_backend/progress.h): polling serves them, blocking
+     * AMO request (mpi_backend/progress/progress.h): polling serves them, blocking
      * would not. */
     return c->may_block && !mpishmem_must_poll();
 }

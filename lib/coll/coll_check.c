@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "coll.h"
-#include "../../spaces/space.h"
-#include "../../mpi_backend/segment.h"
-#include "../../mpi_backend/error.h"
+#include "../../spaces/memory_spaces/space.h"
+#include "../../mpi_backend/memory/segment.h"
+#include "../../mpi_backend/runtime/error.h"
 
 #define MAX_SAME 4
 
@@ -50,7 +50,7 @@ void mpishmem_coll_check_symmetric(const char *routine, const char *what, const 
 void mpishmem_coll_check_space(const char *routine, mpishmem_coll_comm_t *c, const void *dest,
                                const void *source)
 {
-    /* One space for both buffers (spaces/space_checks.c). */
+    /* One space for both buffers (spaces/memory_spaces/space_checks.c). */
     mpishmem_space_check_buffers(routine, SHMEM_TEAM_INVALID, dest, source);
     const mpishmem_segment_t *s = mpishmem_segment_find(dest ? dest : source);
     if (s == NULL || s->ranks == NULL)

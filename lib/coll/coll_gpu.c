@@ -2,7 +2,7 @@
  * mpishmem: collectives on device memory (a GPU space's buffers, or
  * shmem_malloc memory with SHMEM_DEFAULT_SPACE=GPU).
  *
- * A GPU-aware MPI (mpi_backend/gpu_path.h) takes device buffers as they
+ * A GPU-aware MPI (mpi_backend/gpu/gpu_path.h) takes device buffers as they
  * are; only the collectives' own local copies go through the runtime
  * (mpishmem_gpu_copy/zero).  Otherwise, and for reductions whose operation
  * is ours rather than MPI's (it would run on the CPU), the device buffers

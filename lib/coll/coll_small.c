@@ -1,6 +1,6 @@
 /*
  * mpishmem: small collectives of a team whose PEs share one node, through
- * the slots of its node-shared object (mpi_backend/node_barrier.h): each
+ * the slots of its node-shared object (mpi_backend/progress/node_barrier.h): each
  * PE writes its part into its slot, all wait in the object's barrier, and
  * each PE reads what it needs from every slot.  One barrier instead of an
  * MPI collective's rounds, each of which waits for a PE to be scheduled
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "coll.h"
-#include "../../mpi_backend/node_barrier.h"
+#include "../../mpi_backend/progress/node_barrier.h"
 
 /* A copy between host or device buffers (device memory only while a GPU
  * space exists). */

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
-#include "../../mpi_backend/node_barrier.h"
-#include "../../mpi_backend/progress.h"
+#include "../../mpi_backend/progress/node_barrier.h"
+#include "../../mpi_backend/progress/progress.h"
 #include "../../teams/team.h"
-#include "../../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 static void team_state_free(void *p)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
-#include "../../mpi_backend/node_barrier.h"
+#include "../../mpi_backend/progress/node_barrier.h"
 #include "../trace.h"
 
 /* Up to this many bytes in all, a gather that must be polled travels as

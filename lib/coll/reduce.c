@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
-#include "../../mpi_backend/node_barrier.h"
+#include "../../mpi_backend/progress/node_barrier.h"
 #include "../trace.h"
 
 /* Checks and send buffer shared by reductions and scans.  Returns the

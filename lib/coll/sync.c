@@ -9,7 +9,7 @@
  *
  * The barrier itself is either MPI's or, when every member shares this
  * node and MPISHMEM_SHM is on, one on flags in node-shared memory
- * (mpi_backend/node_barrier.c).  The route is the team's or active set's
+ * (mpi_backend/progress/node_barrier.c).  The route is the team's or active set's
  * plan, decided when it was made (teams/team_plan.h; MPISHMEM_BARRIER,
  * docs/collectives.md); its first barrier or small collective, which
  * every member calls, only maps the flags the plan names.  Small
@@ -20,10 +20,10 @@
 #include <string.h>
 #include <strings.h>
 #include "coll.h"
-#include "../../mpi_backend/route_plan.h"
-#include "../../mpi_backend/node_barrier.h"
-#include "../../mpi_backend/progress.h"
-#include "../../mpi_backend/segment.h"
+#include "../../mpi_backend/runtime/route_plan.h"
+#include "../../mpi_backend/progress/node_barrier.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/memory/segment.h"
 #include "../../teams/team.h"
 #include "../../teams/team_plan.h"
 #include "../trace.h"

@@ -13,7 +13,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "coll.h"
-#include "../../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 #define PROBE_N 64 /* long enough to reach vectorized loops */
 

@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include "fortran.h"
 #include "../coll/coll.h"
-#include "../../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 _Static_assert(sizeof(long) == 8, "INTEGER*8 reductions use the C long routines");
 _Static_assert(sizeof(long) % sizeof(mpishmem_fint) == 0, "pSync sizes scale by whole INTEGERs");

@@ -15,14 +15,14 @@
 #include <string.h>
 #include <mpi.h>
 #include <shmem.h>
-#include "../../mpi_backend/env_parse.h"
-#include "../../mpi_backend/gpu_path.h"
-#include "../../spaces/devices.h"
-#include "../../mpi_backend/env_read.h"
-#include "../../mpi_backend/env_check.h"
-#include "../../mpi_backend/route_plan.h"
+#include "../../mpi_backend/settings/env_parse.h"
+#include "../../mpi_backend/gpu/gpu_path.h"
+#include "../../spaces/memory_spaces/devices.h"
+#include "../../mpi_backend/settings/env_read.h"
+#include "../../mpi_backend/settings/env_check.h"
+#include "../../mpi_backend/runtime/route_plan.h"
 #include "../../teams/team_plan.h"
-#include "../../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 static const char *thread_level(int l)
 {
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
                    mpishmem_gpu_mpi_aware ? "yes (GPU-aware, checked)" : "no (IPC and staging)");
         else
             printf("  gpu: none (%s)\n", mpishmem_devices.why_no_gpu);
-        printf("Plan of routes (mpi_backend/route_plan.h):\n");
+        printf("Plan of routes (mpi_backend/runtime/route_plan.h):\n");
         mpishmem_plan_print(stdout);
         mpishmem_teams_plan_print(stdout);
         variables();

@@ -1,6 +1,6 @@
 /*
  * amo_requests: AMOs sent as requests to the owning PE (MPISHMEM_AMO_AM,
- * mpi_backend/amo_am.c) complete where OpenSHMEM says they must.
+ * mpi_backend/data_path/amo_am.c) complete where OpenSHMEM says they must.
  *
  * A non-fetching AMO sent as a request is complete only once its owner
  * has applied it and said so; quiet, fence, pe_quiet and barrier_all must

@@ -27,8 +27,8 @@
 #include <sys/resource.h>
 #include <shmem.h>
 #include "../../lib/coll/coll.h"
-#include "../../mpi_backend/node_barrier.h"
-#include "../../mpi_backend/route_plan.h"
+#include "../../mpi_backend/progress/node_barrier.h"
+#include "../../mpi_backend/runtime/route_plan.h"
 #include "../../teams/team.h"
 
 static int me, npes, failures;

@@ -1,6 +1,6 @@
 /*
  * coll_wake: when PEs outnumber cores, a PE waiting in the node barrier
- * sleeps on its flag (a futex, mpi_backend/progress.c), and the PE that
+ * sleeps on its flag (a futex, mpi_backend/progress/progress.c), and the PE that
  * raises the flag must wake it: the sleep's timeout is only a backstop.
  *
  * The test lengthens the timeout to 0.2 s (a test hook) and runs ROUNDS

@@ -37,7 +37,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../../mpi_backend/cuda_api.h"
+#include "../../mpi_backend/gpu/cuda_api.h"
 
 /* Without the toolkit's headers the runtime's functions are declared here,
  * from the library's list, so that callers of the stand-in (its self-test)

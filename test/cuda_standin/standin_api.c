@@ -1,6 +1,6 @@
 /*
  * Stand-in CUDA runtime: the runtime API entry points (those of
- * mpi_backend/cuda_api.h, plus cudaMemcpy/cudaMemset/cudaDeviceSynchronize
+ * mpi_backend/gpu/cuda_api.h, plus cudaMemcpy/cudaMemset/cudaDeviceSynchronize
  * for programs) and the test controls (standin_control.h).
  *
  * SPDX-License-Identifier: BSD-3-Clause

@@ -1,6 +1,6 @@
 /* Started alone (no mpiexec): prints the MPI thread level shmem_init asked
  * for, which follows the launcher's count of processes on the node
- * (mpi_backend/launcher_env.c).  Used by launcher_env.sh. */
+ * (mpi_backend/runtime/launcher_env.c).  Used by launcher_env.sh. */
 #include <mpi.h>
 #include <shmem.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * Global data on the load/store path (spaces/globals_shm.c).
+ * Global data on the load/store path (spaces/globals/globals_shm.c).
  *
  * - other PEs' globals are directly reachable (shmem_ptr) exactly when
  *   their heap is: same node, MPISHMEM_SHM on (and MPISHMEM_SHM_GLOBALS not

@@ -9,7 +9,7 @@
 #include <shmem.h>
 #include <stdio.h>
 
-#include "../../mpi_backend/quirks.h"
+#include "../../mpi_backend/runtime/quirks.h"
 
 /* The collectives' choice for unsigned max and min (lib/coll/coll.h). */
 MPI_Op mpishmem_coll_minmax_op(const char *routine, MPI_Op op, MPI_Datatype dt);

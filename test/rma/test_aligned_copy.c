@@ -5,7 +5,7 @@
  * A copy with `rep movsb` (glibc's memcpy from 2112 bytes up with FSRM, and
  * the library's store-once copy) slows down when the destination lies 1-63
  * bytes past the source modulo 4 KiB: 1.3-2x on this project's machine,
- * 24x on a user's (mpi_backend/store_once.c).  Measured inside one process,
+ * 24x on a user's (mpi_backend/data_path/store_once.c).  Measured inside one process,
  * interleaved: the median of many 4 KiB gets from a node peer's heap into a
  * private buffer at page offset 16 against the same at page offset 0, and
  * of 256-byte puts from a private buffer at page offset 0 to symmetric

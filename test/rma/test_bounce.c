@@ -1,6 +1,6 @@
 /*
  * Small blocking puts on the MPI path return once their source is copied
- * into the calling thread's bounce buffer (mpi_backend/rma_mpi.c), which is
+ * into the calling thread's bounce buffer (mpi_backend/data_path/rma_mpi.c), which is
  * recycled when full.  These tests reuse the source right after every
  * blocking put, with sizes around the bounce threshold, many times over the
  * buffer's capacity, to globals and to the heap, from the default context

@@ -4,7 +4,7 @@
  * AMD Zen's L1 data cache predicts the way of a load from linear-address
  * bits 12-27, so a copy between a symmetric object and a peer's copy of it
  * (same offset) runs about 1.2x slower when the two mappings agree in those
- * bits (mpi_backend/node_shm.h).  The kernel puts equal-sized mappings back
+ * bits (mpi_backend/memory/node_shm.h).  The kernel puts equal-sized mappings back
  * to back, which with a 512 MiB heap (this test's) made every peer's heap
  * exactly 512 MiB away from our own: agreeing in bits 12-27.  So for every
  * peer that shmem_ptr reaches, the distance from our copy of a heap object

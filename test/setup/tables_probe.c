@@ -12,7 +12,7 @@
 #include <shmem.h>
 #include <stdio.h>
 
-extern long mpishmem_table_bytes; /* test hook (mpi_backend/runtime.h) */
+extern long mpishmem_table_bytes; /* test hook (mpi_backend/runtime/runtime.h) */
 
 static long word;
 

@@ -9,7 +9,7 @@
 #include <shmem.h>
 #include <stdio.h>
 
-/* The library's launcher reader (mpi_backend/launcher_env.h). */
+/* The library's launcher reader (mpi_backend/runtime/launcher_env.h). */
 int mpishmem_launcher_local_size(void);
 
 static long from_left = -1;

@@ -9,7 +9,7 @@
 #include <shmem.h>
 #include "spaces_common.h"
 
-/* Objects the spaces layer holds (spaces/space.h). */
+/* Objects the spaces layer holds (spaces/memory_spaces/space.h). */
 typedef struct {
     int spaces, comms, windows;
 } counts_t;

@@ -13,7 +13,7 @@
 #include <shmemx.h>
 #include "spaces_common.h"
 
-/* mpishmem's own checks for the collectives (spaces/space.h). */
+/* mpishmem's own checks for the collectives (spaces/memory_spaces/space.h). */
 int mpishmem_space_check_buffers(const char *routine, shmem_team_t team, const void *a,
                                  const void *b);
 

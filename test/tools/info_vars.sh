@@ -4,7 +4,7 @@
 # MPISHMEM_*) in the library sources, minus the names the public headers
 # #define (handles such as SHMEM_TEAM_WORLD), plus every mpishmem_env("...").
 # Every listed name must appear in the sources, and getenv only in
-# mpi_backend/env_read.c.
+# mpi_backend/settings/env_read.c.
 # Also: mpishmem-info runs without mpiexec (singleton) and prints every
 # variable with its meaning.
 #   info_vars.sh PATH/TO/mpishmem-info
@@ -26,7 +26,7 @@ grep -ohE 'mpishmem_env\("[A-Za-z0-9_]+"' $srcs | sed 's/mpishmem_env("//; s/"$/
 # Every name the sources read is listed ...
 missing=$(comm -23 "$tmp/source" "$tmp/listed")
 if [ -n "$missing" ]; then
-    echo "read by the sources but not in the settings table (mpi_backend/env_table.c):"
+    echo "read by the sources but not in the settings table (mpi_backend/settings/env_table.c):"
     echo "$missing"
     exit 1
 fi
@@ -45,9 +45,9 @@ if ! cmp -s "$tmp/doc_table" "$tmp/tool_table"; then
     exit 1
 fi
 # getenv itself appears in one file: every read goes through the table.
-others=$(grep -rlE '\bgetenv\(' lib spaces teams mpi_backend | grep -v '^mpi_backend/env_read.c$')
+others=$(grep -rlE '\bgetenv\(' lib spaces teams mpi_backend | grep -v '^mpi_backend/settings/env_read.c$')
 if [ -n "$others" ]; then
-    echo "getenv outside mpi_backend/env_read.c (read through mpishmem_env instead):"
+    echo "getenv outside mpi_backend/settings/env_read.c (read through mpishmem_env instead):"
     echo "$others"
     exit 1
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The plan of routes (mpi_backend/route_plan.h) is printed whole by
+# The plan of routes (mpi_backend/runtime/route_plan.h) is printed whole by
 # SHMEM_INFO=1 at shmem_init and by mpishmem-info, and a setting that
 # forces a route shows in it: MPISHMEM_BARRIER, MPISHMEM_SHM,
 # MPISHMEM_YIELD, MPISHMEM_CTX_LANES.  rma_needs_target comes from the MPI

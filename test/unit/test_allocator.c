@@ -1,8 +1,8 @@
 /*
- * Unit tests for the symmetric-heap offset allocator (spaces/allocator.c).
+ * Unit tests for the symmetric-heap offset allocator (spaces/heap/allocator.c).
  *
  * Build and run:
- *   gcc -std=c11 -O2 -Wall -Wextra -I spaces spaces/allocator.c \
+ *   gcc -std=c11 -O2 -Wall -Wextra -I spaces spaces/heap/allocator.c \
  *       test/unit/test_allocator.c $(pkg-config --cflags --libs check) \
  *       -o /tmp/test_allocator && /tmp/test_allocator
  */

@@ -1,13 +1,13 @@
-/* Parsing of environment variable values (mpi_backend/env_parse.c, env_check.c), without MPI. */
+/* Parsing of environment variable values (mpi_backend/settings/env_parse.c, env_check.c), without MPI. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include "mpi_backend/env_parse.h"
-#include "mpi_backend/env_check.h"
-#include "mpi_backend/env_read.h"
+#include "mpi_backend/settings/env_parse.h"
+#include "mpi_backend/settings/env_check.h"
+#include "mpi_backend/settings/env_read.h"
 
 /* A value that must parse to `want`. */
 static void accept(const char *text, size_t want)

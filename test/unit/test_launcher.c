@@ -1,9 +1,9 @@
-/* The launcher's count of processes on this node (mpi_backend/launcher_env.c)
- * and the MPI family of a version string (mpi_backend/mpi_family.c). */
+/* The launcher's count of processes on this node (mpi_backend/runtime/launcher_env.c)
+ * and the MPI family of a version string (mpi_backend/runtime/mpi_family.c). */
 #include <check.h>
 #include <stdlib.h>
-#include "mpi_backend/launcher_env.h"
-#include "mpi_backend/mpi_family.h"
+#include "mpi_backend/runtime/launcher_env.h"
+#include "mpi_backend/runtime/mpi_family.h"
 
 static const char *const launcher_vars[] = {
     "MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_LOCAL_SIZE", "SLURM_STEP_ID",

@@ -7,7 +7,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "space.h"
-#include "../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 mpishmem_space_t *mpishmem_spaces_head;
 mpishmem_space_counts_t mpishmem_space_counts;

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include "devices.h"
 #include "space.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/gpu_path.h"
-#include "../mpi_backend/segment.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/request_service.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/gpu/gpu_path.h"
+#include "../../mpi_backend/memory/segment.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/progress/request_service.h"
 
 static const char *device_name(shmem_device_type_t d)
 {
@@ -48,7 +48,7 @@ shmem_space_cap_t mpishmem_space_caps(const mpishmem_space_t *sp)
                SHMEM_SPACE_CAP_COLLECTIVES | SHMEM_SPACE_CAP_DIRECT_ACCESS;
     /* Device memory: RMA, AMOs and collectives through the runtime's copies,
      * IPC mappings, a GPU-aware MPI or the owner's agent
-     * (mpi_backend/gpu_path.h); never loads and stores by the CPU. */
+     * (mpi_backend/gpu/gpu_path.h); never loads and stores by the CPU. */
     return c | SHMEM_SPACE_CAP_RMA | SHMEM_SPACE_CAP_ATOMICS | SHMEM_SPACE_CAP_COLLECTIVES;
 }
 
@@ -163,7 +163,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
         return -1;
 
     /* Device memory may be reached through its owner's agent, a kind of
-     * request (mpi_backend/request_service.h); the service starts here,
+     * request (mpi_backend/progress/request_service.h); the service starts here,
      * collective over the world, once. */
     if (device == SHMEM_DEVICE_GPU)
         mpishmem_requests_start(mpishmem_rt.world);
@@ -197,7 +197,7 @@ int mpishmem_space_build(shmem_device_type_t device, size_t size, int member,
     }
     /* From now on a PE may wait for another's agent: every PE (member or
      * not, for good) keeps its collectives out of blocking MPI calls, so
-     * PEs always choose alike (mpi_backend/gpu_path.h). */
+     * PEs always choose alike (mpi_backend/gpu/gpu_path.h). */
     if (device == SHMEM_DEVICE_GPU)
         mpishmem_serve_turn_on(MPISHMEM_SERVE_GPU);
     if (!member)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../mpi_backend/node_shm.h"
+#include "../../mpi_backend/memory/node_shm.h"
 
 /* This PE's id (pid, fd, size, device and inode); 1 when it has a backing. */
 int mpishmem_globals_shm_info(mpishmem_shm_id_t *id);

@@ -21,10 +21,10 @@
 #include "devices.h"
 #include "space.h"
 #include "space_settings.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/gpu_path.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/env_read.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/gpu/gpu_path.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/settings/env_read.h"
 
 shmem_space_t mpishmem_space_default_handle;
 shmem_space_t mpishmem_space_cpu_handle;
@@ -52,7 +52,7 @@ void mpishmem_spaces_plan(const mpishmem_space_settings_t *sp, int heap_size_set
     mpishmem_devices_init();
     /* RMA on device memory by MPI: MPISHMEM_GPU_AWARE decides; unset, an
      * MPI that says it handles device memory is checked at the first GPU
-     * space (mpi_backend/gpu_seg.c). */
+     * space (mpi_backend/gpu/gpu_seg.c). */
     mpishmem_devices.gpu_aware = sp->gpu_aware >= 0 ? sp->gpu_aware
                                  : mpishmem_mpi_cuda_aware() ? -1 : 0;
     if (sp->default_space == SHMEM_DEVICE_CPU && sp->enable_cpu == 0)

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "space.h"
-#include "../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 void mpishmem_space_explain_target(const char *routine, const mpishmem_segment_t *s, int pe)
 {

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <shmem.h>
-#include "../mpi_backend/cuda_rt.h"
+#include "../../mpi_backend/gpu/cuda_rt.h"
 
 typedef struct mpishmem_devices {
     int cpu_visible;        /* may join CPU spaces other than the default one */

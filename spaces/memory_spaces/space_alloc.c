@@ -9,7 +9,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "space.h"
-#include "../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 static mpishmem_space_t *enter(const char *routine, shmem_space_t space)
 {

@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "globals_shm.h"
-#include "../mpi_backend/env_read.h"
+#include "../../mpi_backend/settings/env_read.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 

@@ -32,7 +32,7 @@ const char *mpishmem_env(const char *name)
     if (v == NULL) {
         /* Not mpishmem_fatal: this runs at program load too, before MPI. */
         fprintf(stderr, "mpishmem: internal error: the library read the environment variable "
-                        "%s, which is not in its settings table (mpi_backend/env_table.c)\n",
+                        "%s, which is not in its settings table (mpi_backend/settings/env_table.c)\n",
                 name);
         abort();
     }

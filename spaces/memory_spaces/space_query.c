@@ -6,7 +6,7 @@
  */
 #include <shmemx.h>
 #include "space.h"
-#include "../mpi_backend/error.h"
+#include "../../mpi_backend/runtime/error.h"
 
 /* NULL for SHMEM_SPACE_INVALID; in SHMEM_DEBUG mode stops on a dead handle. */
 static mpishmem_space_t *look(const char *routine, shmem_space_t space)

@@ -26,8 +26,8 @@
 #include <string.h>
 #include <time.h>
 #include "heap.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/progress.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/progress/progress.h"
 
 #define NO_OFFSET ((uint64_t)INT64_MAX) /* offsets are far below */
 

@@ -18,10 +18,10 @@
 #include <strings.h>
 #include <unistd.h>
 #include "devices.h"
-#include "../mpi_backend/error.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/env_read.h"
-#include "../mpi_backend/env_parse.h"
+#include "../../mpi_backend/runtime/error.h"
+#include "../../mpi_backend/runtime/runtime.h"
+#include "../../mpi_backend/settings/env_read.h"
+#include "../../mpi_backend/settings/env_parse.h"
 
 #if MPISHMEM_HAVE_MPI_EXT
 #include <mpi-ext.h> /* Open MPI declares MPIX_Query_cuda_support here */

@@ -9,13 +9,13 @@
 #include <string.h>
 #include "heap.h"
 #include "devices.h"
-#include "../mpi_backend/cuda_rt.h"
-#include "../mpi_backend/gpu_path.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/mpi_cvar.h"
-#include "../mpi_backend/window.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/route_plan.h"
+#include "../../mpi_backend/gpu/cuda_rt.h"
+#include "../../mpi_backend/gpu/gpu_path.h"
+#include "../../mpi_backend/runtime/runtime.h"
+#include "../../mpi_backend/runtime/mpi_cvar.h"
+#include "../../mpi_backend/memory/window.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/runtime/route_plan.h"
 
 mpishmem_heap_t mpishmem_default_heap;
 mpishmem_heap_t *mpishmem_user_heap = &mpishmem_default_heap;

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include "heap.h"
 #include "globals_shm.h"
-#include "../mpi_backend/runtime.h"
-#include "../mpi_backend/window.h"
-#include "../mpi_backend/progress.h"
-#include "../mpi_backend/route_plan.h"
+#include "../../mpi_backend/runtime/runtime.h"
+#include "../../mpi_backend/memory/window.h"
+#include "../../mpi_backend/progress/progress.h"
+#include "../../mpi_backend/runtime/route_plan.h"
 
 int mpishmem_exe_data_range(uintptr_t *lo, uintptr_t *hi); /* exe_data.c */
 

@@ -15,7 +15,7 @@
 #include <mpi.h>
 #include <shmem.h>
 #include "heap.h"
-#include "../teams/team.h"
+#include "../../teams/team.h"
 
 typedef struct mpishmem_space {
     mpishmem_heap_t own_heap;    /* the memory of every space but the default one */

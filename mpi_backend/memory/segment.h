@@ -69,7 +69,7 @@ typedef struct mpishmem_segment {
     MPI_Comm comm;        /* the windows' communicator (not owned) */
     size_t win_bytes;     /* bytes each window exposes */
     unsigned serial;      /* creation order, the same on every member (lanes open in it) */
-    /* Memory spaces (spaces/space.h): a space's window is over its team's
+    /* Memory spaces (spaces/memory_spaces/space.h): a space's window is over its team's
      * communicator, so MPI ranks are not world PE numbers: member i of
      * `ranks` is rank i of `win`; NULL means the window is over the world.
      * A space whose memory no target can reach has an empty set.  no_amo:
@@ -78,7 +78,7 @@ typedef struct mpishmem_segment {
     int no_amo;
     /* SHMEM_DEBUG bounds checks: the live allocation holding offset `off`,
      * as [*start, *start + *len), or 0 when none.  Set by the heap that
-     * owns the segment (spaces/heap.c); NULL (no allocations) for global
+     * owns the segment (spaces/heap/heap.c); NULL (no allocations) for global
      * data.  A hook, so this layer never calls up into the allocator. */
     int (*block_of)(const struct mpishmem_segment *s, size_t off, size_t *start, size_t *len);
     /* Says why PE pe cannot be reached through s (not a member of the

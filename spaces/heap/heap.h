@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 #include "allocator.h"
-#include "../mpi_backend/segment.h"
+#include "../../mpi_backend/memory/segment.h"
 
 typedef struct mpishmem_heap {
     mpishmem_segment_t seg;
@@ -44,7 +44,7 @@ int mpishmem_heap_create(mpishmem_heap_t *h, const char *name, size_t size);
 int mpishmem_heap_create_on(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
                             MPI_Comm shm_comm);
 /* Device memory of CUDA device `gpu`, collective over comm.  aware: MPI
- * may be GPU-aware (0 no, 1 yes, checked, -1 check; mpi_backend/gpu_seg.c). */
+ * may be GPU-aware (0 no, 1 yes, checked, -1 check; mpi_backend/gpu/gpu_seg.c). */
 int mpishmem_heap_create_gpu(mpishmem_heap_t *h, const char *name, size_t size, MPI_Comm comm,
                              int gpu, int aware);
 void mpishmem_heap_destroy(mpishmem_heap_t *h);
