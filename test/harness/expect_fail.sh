@@ -10,6 +10,8 @@
 #   expect_fail_done                  # prints the summary; returns non-zero on failure
 # Environment from meson: LAUNCH (the test launcher).
 
+. "${MESON_SOURCE_ROOT:?}/test/harness/launcher_crash.sh"
+
 expect_fail_init()
 {
     expect_prog=${1:?usage: expect_fail_init PROGRAM}
@@ -35,13 +37,9 @@ expect()
         SHMEM_DEBUG=$debug MPISHMEM_SHM=$shm MPISHMEM_TEST_TIMEOUT=${limit:-$MPISHMEM_TEST_TIMEOUT} \
             "$LAUNCH" "${EXPECT_NP:-2}" "$expect_prog" "$case" >"$expect_tmp/out" 2>"$expect_tmp/err"
         status=$?
-        # Open MPI 4.1's launcher itself (its HNP, "[[job,0],0]") may crash
-        # in show_help when several PEs abort at once; the PEs did stop as
-        # they should.  Only then, run the case once more.
-        hnp=$(sed -n 's/^\[[^]:]*:\([0-9]*\)\] \[\[[0-9]*,0\],0\] .*/\1/p' "$expect_tmp/err" | head -n 1)
-        [ -n "$hnp" ] && grep -q "Process received signal" "$expect_tmp/err" &&
-            ! grep "Process received signal" "$expect_tmp/err" | grep -q -v "^\[[^]:]*:$hnp\]" &&
-            [ "$attempt" -eq 1 ] && { echo "note: $label: Open MPI's launcher crashed, not a PE: once more"; continue; }
+        # Only Open MPI's launcher crashed (launcher_crash.sh): once more.
+        only_launcher_crashed "$expect_tmp/err" && [ "$attempt" -eq 1 ] &&
+            { echo "note: $label: Open MPI's launcher crashed, not a PE: once more"; continue; }
         break
     done
     ms=$((($(date +%s%N) - start) / 1000000))
