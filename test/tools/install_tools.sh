@@ -49,7 +49,14 @@ step "oshc++ builds and runs a C++ program" sh -c \
     "oshc++ '$MESON_SOURCE_ROOT/test/errors/install/cxx_typed.cpp' -o '$tmp/cxx' &&
      timeout 120 oshrun $runflags -n 2 '$tmp/cxx' | grep -q 'OK: C++ program'"
 step "MPISHMEM_CC picks the compiler" sh -c \
-    "MPISHMEM_CC=echo oshcc x.c | grep -q -- '-I$prefix/include x.c $prefix/lib/libmpishmem.a'"
+    "MPISHMEM_CC=echo oshcc x.c | grep -q -- '-I$prefix/include x.c $prefix/lib/libmpishmem.a -lm'"
+# Programs written for other OpenSHMEMs call libm without -lm (reduction
+# checks that use powl): the wrappers link it, static and shared alike.
+for l in static shared; do
+    step "oshcc links libm ($l): a program calling powl" sh -c \
+        "MPISHMEM_LINK=$l oshcc '$MESON_SOURCE_ROOT/test/tools/libm_user.c' -o '$tmp/powl_$l' &&
+         timeout 120 oshrun $runflags -n 2 '$tmp/powl_$l' | grep -q 'OK: powl 1024'"
+done
 step "MPISHMEM_LINK=shared links libmpishmem.so" sh -c \
     "MPISHMEM_LINK=shared oshcc '$ring' -o '$tmp/ring_so' && ldd '$tmp/ring_so' | grep -q '$prefix/lib/mpishmem/$so' &&
      timeout 120 oshrun $runflags -n 2 '$tmp/ring_so' | grep -q 'OK: 2 PEs'"
