@@ -53,6 +53,49 @@ static void test_failed(void)
     mpishmem_progress_test_failed(&test_spins);
 }
 
+/* The variables of this thread's latest test that held. */
+static __thread const void *held_ivars;
+
+/* A test that holds.  A program may poll in either sense: until a flag
+ * arrives (it loops while the test fails) or while nothing has arrived
+ * (`while (shmem_int_test(&v, SHMEM_CMP_EQ, 0)) usleep(1000);`, looping
+ * while the test holds), so the answer does not say whether it waits.
+ * Where other PEs reach this one through MPI RMA (mpishmem_rt.rma_by_mpi),
+ * their RMA completes only while this PE is inside MPI: the call polls MPI
+ * whatever it returns.  A test that holds on the same variables as this
+ * thread's previous one is such a loop: a full step of the test wait
+ * (which gives the core away when PEs outnumber cores). */
+static void test_held_slow(const void *ivars)
+{
+    if (ivars == held_ivars) {
+        test_failed();
+        return;
+    }
+    held_ivars = ivars;
+    sync_separate();
+    mpishmem_progress_poke();
+}
+
+static inline void test_held(const void *ivars)
+{
+    if (MPISHMEM_UNLIKELY(mpishmem_rt.rma_by_mpi) || ivars == held_ivars)
+        test_held_slow(ivars);
+    else
+        held_ivars = ivars;
+}
+
+/* Every test routine ends here with its answer (ok: the condition holds;
+ * for test_any and test_some, some index was found). */
+static inline void tested(const void *ivars, int ok)
+{
+    if (ok) {
+        test_held(ivars);
+    } else {
+        held_ivars = NULL;
+        test_failed();
+    }
+}
+
 static void __attribute__((noreturn, cold)) bad_cmp(const char *routine, int cmp)
 {
     mpishmem_fatal(routine, "comparison operator %d is not one of SHMEM_CMP_EQ, _NE, _GT, "
@@ -170,10 +213,9 @@ static void *snapshot(const char *routine, const void *ivars, size_t bytes)
     static int test_one_##N(const char *fn, T *ivar, int cmp, T v)                         \
     {                                                                                      \
         enter(fn, ivar, 1, sizeof(T), cmp);                                                \
-        if (sat_##N(VIEW(fn, ON_DEVICE(ivar, 1), ivar, 1), cmp, v))                        \
-            return 1;                                                                      \
-        test_failed();                                                                     \
-        return 0;                                                                          \
+        int ok = sat_##N(VIEW(fn, ON_DEVICE(ivar, 1), ivar, 1), cmp, v);                   \
+        tested(ivar, ok);                                                                  \
+        return ok;                                                                         \
     }
 
 #define DEFINE_P2P_SETS(T, N, A)                                                             \
@@ -280,15 +322,15 @@ static void *snapshot(const char *routine, const void *ivars, size_t bytes)
     int shmem_##N##_test_all(T *ivars, size_t n, const int *st, int cmp, T v)              \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        if (test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, NULL, v)) \
-            return 1;                                                                      \
-        test_failed(); return 0;                                                  \
+        int ok = test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, NULL, v); \
+        tested(ivars, ok);                                                                 \
+        return ok;                                                                         \
     }                                                                                      \
     size_t shmem_##N##_test_any(T *ivars, size_t n, const int *st, int cmp, T v)           \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t i = test_any_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, NULL, v); \
-        if (i == SIZE_MAX) test_failed();                                         \
+        tested(ivars, i != SIZE_MAX);                                                      \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp,  \
@@ -296,22 +338,22 @@ static void *snapshot(const char *routine, const void *ivars, size_t bytes)
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t c = test_some_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, idx, st, cmp, NULL, v); \
-        if (c == 0) test_failed();                                                \
+        tested(ivars, c != 0);                                                             \
         return c;                                                                          \
     }                                                                                      \
     int shmem_##N##_test_all_vector(T *ivars, size_t n, const int *st, int cmp, T *vals)   \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
-        if (test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, vals, 0)) \
-            return 1;                                                                      \
-        test_failed(); return 0;                                                  \
+        int ok = test_all_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, vals, 0); \
+        tested(ivars, ok);                                                                 \
+        return ok;                                                                         \
     }                                                                                      \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t n, const int *st, int cmp,         \
                                        T *vals)                                            \
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t i = test_any_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, st, cmp, vals, 0); \
-        if (i == SIZE_MAX) test_failed();                                         \
+        tested(ivars, i != SIZE_MAX);                                                      \
         return i;                                                                          \
     }                                                                                      \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *st,    \
@@ -319,7 +361,7 @@ static void *snapshot(const char *routine, const void *ivars, size_t bytes)
     {                                                                                      \
         CHECKED_SET(__func__, ivars, n, cmp);                                              \
         size_t c = test_some_##N(VIEW(__func__, ON_DEVICE(ivars, n), ivars, n), n, idx, st, cmp, vals, 0); \
-        if (c == 0) test_failed();                                                \
+        tested(ivars, c != 0);                                                             \
         return c;                                                                          \
     }
 MPISHMEM_P2P_TYPES(DEFINE_P2P_API, _)

@@ -158,6 +158,10 @@ static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
             return MPI_SUCCESS;
         close_lanes(s);
     }
+    int members;
+    MPISHMEM_MPI(MPI_Comm_size(comm, &members));
+    if (members > 1)
+        mpishmem_rt.rma_by_mpi = 1;
     return open_lanes(s, comm, bytes);
 }
 

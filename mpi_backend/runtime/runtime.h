@@ -27,6 +27,11 @@ typedef struct mpishmem_runtime {
     int wait_by_request;   /* yield, and on-node RMA needs the target in MPI (progress.h) */
     int thread_level;      /* level provided to the user */
     int ctx_lanes;         /* MPISHMEM_CTX_LANES: windows per segment beyond lane 0 */
+    /* Some segment of this PE is reached by other PEs through MPI RMA
+     * (MPISHMEM_SHM=0, PEs on other nodes, globals or device memory MPI
+     * carries), so that RMA completes only while this PE is inside MPI:
+     * every test routine then polls MPI, whatever it returns. */
+    int rma_by_mpi;
     int we_initialized_mpi;
     MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD */
     MPI_Comm node;         /* PEs that can share memory with this one */

@@ -12,6 +12,12 @@
  * their vector forms, shmem_signal_fetch polled after put_signal, and
  * shmem_test_lock while the lock's holder polls too.
  *
+ * Programs also poll in the other sense, "while nothing has arrived"
+ * (`while (shmem_int_test(&v, SHMEM_CMP_EQ, 0)) usleep(1000);`), where
+ * every call returns "true" until the put lands: each form again, with
+ * the count of polls (every call must poll MPI where other PEs reach this
+ * one through MPI RMA) and the median time over the forms (10 ms).
+ *
  * Timing alone cannot tell "every call" from "every 16th call" without a
  * tight bound, so the test also interposes on MPI_Test and MPI_Iprobe (a
  * failed test's poll of MPI's progress engine tests a receive that never
@@ -21,6 +27,8 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "shmem_check.h"
@@ -29,6 +37,7 @@
 #define LIMIT_S 2.0   /* pass bound; typical: milliseconds */
 #define GIVE_UP_S 5.0 /* stop polling: the old code never saw the put */
 #define NAP_US 1000
+#define INVERSE_MEDIAN_S 0.010 /* the median over the forms, "still nothing" sense */
 
 enum poll_kind { T_ONE, T_ALL, T_ANY, T_SOME, T_ALL_V, T_ANY_V, T_SOME_V, T_SIGNAL, N_KINDS };
 static const char *const kind_name[N_KINDS] = {
@@ -116,6 +125,69 @@ static void sleepy_poll(enum poll_kind k)
     CHK_DONE();
 }
 
+/* The other sense: one poll of routine `k` that holds while nothing has
+ * arrived (`while (shmem_int_test(&v, SHMEM_CMP_EQ, 0)) usleep(1000);`).
+ * A program that polls so gets "true" back until the put lands, so a
+ * library that entered MPI only on a failed test never drove it. */
+static int still_nothing(enum poll_kind k)
+{
+    int zero[NFLAGS] = {0, 0, 0};
+    int status[NFLAGS] = {1, 0, 1}; /* only flags[1] is put */
+    size_t idx[NFLAGS];
+    switch (k) {
+    case T_ONE: return shmem_int_test(&flags[1], SHMEM_CMP_EQ, 0);
+    case T_ALL: return shmem_int_test_all(flags, NFLAGS, status, SHMEM_CMP_EQ, 0);
+    case T_ANY: return shmem_int_test_any(flags, NFLAGS, status, SHMEM_CMP_EQ, 0) == 1;
+    case T_SOME: return shmem_int_test_some(flags, NFLAGS, idx, status, SHMEM_CMP_EQ, 0) == 1;
+    case T_ALL_V: return shmem_int_test_all_vector(flags, NFLAGS, status, SHMEM_CMP_EQ, zero);
+    case T_ANY_V:
+        return shmem_int_test_any_vector(flags, NFLAGS, status, SHMEM_CMP_EQ, zero) == 1;
+    case T_SOME_V:
+        return shmem_int_test_some_vector(flags, NFLAGS, idx, status, SHMEM_CMP_EQ, zero) == 1;
+    default: return shmem_signal_fetch(&sig) == 0;
+    }
+}
+
+/* Whether other PEs reach this one's global data through MPI RMA here:
+ * then every test call must poll MPI, whatever it returns. */
+static int reached_by_mpi(void)
+{
+    const char *shm = getenv("MPISHMEM_SHM");
+    int n = shmem_n_pes();
+    return n > 1 && ((shm != NULL && shm[0] == '0') || shmem_team_n_pes(SHMEM_TEAM_SHARED) < n);
+}
+
+static double sleepy_times[N_KINDS];
+
+/* As sleepy_poll, polling in the "still nothing" sense. */
+static void sleepy_poll_inverse(enum poll_kind k)
+{
+    int me = shmem_my_pe(), next = (me + 1) % shmem_n_pes();
+    for (int i = 0; i < NFLAGS; i++)
+        flags[i] = 0;
+    sig = 0;
+    payload = -1;
+    shmem_barrier_all();
+    double t0 = now_s(), t;
+    if (k == T_SIGNAL)
+        shmem_int_put_signal(&payload, &me, 1, &sig, 1, SHMEM_SIGNAL_SET, next);
+    else
+        shmem_int_p(&flags[1], 1, next); /* no quiet: the polls must complete it */
+    int waiting;
+    while ((waiting = still_nothing(k)) && (t = now_s() - t0) < GIVE_UP_S)
+        usleep(NAP_US);
+    t = now_s() - t0;
+    sleepy_times[k] = t;
+    WHERE("PE %d polling with %s in the \"still nothing\" sense", me, kind_name[k]);
+    CHK(!waiting);
+    CHK(t < LIMIT_S);
+    if (waiting || t >= LIMIT_S)
+        fprintf(stderr, "PE %d: %s (still-nothing sense) saw the put %s after %.3f s\n", me,
+                kind_name[k], waiting ? "not even" : "only", t);
+    shmem_barrier_all();
+    CHK_DONE();
+}
+
 #define FAILED_CALLS 64
 
 /* Nobody puts: every call fails (signal_fetch returns 0) and must poll. */
@@ -136,6 +208,31 @@ START_TEST(test_every_failed_call_polls)
     CHK(polls >= FAILED_CALLS);
     if (polls < FAILED_CALLS)
         fprintf(stderr, "PE %d: %d failed %s calls polled MPI %lu times\n", shmem_my_pe(),
+                FAILED_CALLS, kind_name[k], polls);
+    shmem_barrier_all();
+    CHK_DONE();
+}
+END_TEST
+
+/* Nobody puts, polled in the other sense: every call holds, and must
+ * poll MPI where other PEs reach this one through MPI RMA. */
+START_TEST(test_every_held_call_polls)
+{
+    enum poll_kind k = (enum poll_kind)_i;
+    for (int i = 0; i < NFLAGS; i++)
+        flags[i] = 0;
+    sig = 0;
+    shmem_barrier_all();
+    unsigned long before = iprobes;
+    int held = 0;
+    for (int i = 0; i < FAILED_CALLS; i++)
+        held += still_nothing(k);
+    unsigned long polls = iprobes - before;
+    WHERE("PE %d calling %s in the \"still nothing\" sense", shmem_my_pe(), kind_name[k]);
+    CHK(held == FAILED_CALLS);
+    CHK(!reached_by_mpi() || polls >= FAILED_CALLS);
+    if (reached_by_mpi() && polls < FAILED_CALLS)
+        fprintf(stderr, "PE %d: %d %s calls that held polled MPI %lu times\n", shmem_my_pe(),
                 FAILED_CALLS, kind_name[k], polls);
     shmem_barrier_all();
     CHK_DONE();
@@ -170,6 +267,37 @@ END_TEST
 START_TEST(test_sleepy_poll)
 {
     sleepy_poll((enum poll_kind)_i);
+}
+END_TEST
+
+START_TEST(test_sleepy_poll_inverse)
+{
+    sleepy_poll_inverse((enum poll_kind)_i);
+}
+END_TEST
+
+/* The put must show within 10 ms of the poller's naps (1 ms each) in the
+ * "still nothing" sense: a library that drove MPI only on some of those
+ * calls shows a put after tens of milliseconds or never.  One form may be
+ * slow by noise (a loaded machine deschedules a PE for a while), so the
+ * bound is on the median over the forms. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_inverse_median)
+{
+    double t[N_KINDS];
+    memcpy(t, sleepy_times, sizeof t);
+    qsort(t, N_KINDS, sizeof t[0], cmp_double);
+    double median = (t[N_KINDS / 2 - 1] + t[N_KINDS / 2]) / 2;
+    WHERE("PE %d: median time over the forms in the \"still nothing\" sense", shmem_my_pe());
+    printf("PE %d: still-nothing sense, put seen after %.2f ms (median), %.2f-%.2f ms\n",
+           shmem_my_pe(), median * 1e3, t[0] * 1e3, t[N_KINDS - 1] * 1e3);
+    CHK(median < INVERSE_MEDIAN_S);
+    CHK_DONE();
 }
 END_TEST
 
@@ -219,6 +347,9 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, test_every_failed_call_polls, 0, N_KINDS);
     tcase_add_test(tc, test_failed_test_lock_polls);
     tcase_add_loop_test(tc, test_sleepy_poll, 0, N_KINDS);
+    tcase_add_loop_test(tc, test_every_held_call_polls, 0, N_KINDS);
+    tcase_add_loop_test(tc, test_sleepy_poll_inverse, 0, N_KINDS);
+    tcase_add_test(tc, test_inverse_median);
     tcase_add_test(tc, test_sleepy_test_lock);
     suite_add_tcase(s, tc);
     return s;
