@@ -45,6 +45,9 @@ size_t mpishmem_size_setting(const char *var, const char *text);
  * to ask for MPI_THREAD_MULTIPLE): 1, 0, or -1 when unset.  A malformed
  * value reads as -1 here; mpishmem_read_settings then stops the job. */
 int mpishmem_peek_progress_thread(void);
+/* MPISHMEM_SHM as shmem_init will read it (1 when unset or invalid: the
+ * check that stops the job comes later), before MPI starts. */
+int mpishmem_peek_shm(void);
 /* Parse every variable; a malformed value stops the job with a message
  * naming the variable and its value. */
 void mpishmem_read_settings(mpishmem_settings_t *set);

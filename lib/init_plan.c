@@ -62,29 +62,46 @@ static void plan_lanes(int over)
         mpishmem_plan.ctx_lanes = 0;
 }
 
-/* The progress thread (docs/progress.md).  Unset, it runs only where it
- * helps and takes no core from a PE: other PEs reach this one through MPI
- * RMA (MPISHMEM_SHM=0, or PEs on other nodes), and the node has a core for
- * every PE and every thread.  It needs MPI_THREAD_MULTIPLE, which MPICH
- * makes 1-12% slower per call (bench/thread_cost.sh); the SHMEM level the
- * user gets is unchanged. */
+/* Whether peers' RMA through MPI completes only while this PE is inside
+ * MPI: on MPICH (ch4 serves it by messages) and between nodes everywhere;
+ * not on one node with Open MPI on memory it allocates (osc/sm's CPU
+ * atomics; docs/mpi-quirks.md, needs_target). */
+static int rma_needs_this_pe(void)
+{
+    return mpishmem_plan.mpi_family != 'o' || mpishmem_rt.node_size < mpishmem_rt.n_pes ||
+           !mpishmem_plan.win_allocate;
+}
+
+/* The progress thread (docs/progress.md).  Unset, it runs where other PEs
+ * reach this one through MPI RMA (MPISHMEM_SHM=0, PEs on other nodes, or
+ * global data without a shared backing) and either the node has a core
+ * for every PE and every thread, or that RMA needs this PE inside MPI
+ * (rma_needs_this_pe): OpenSHMEM expects a peer's operation to complete
+ * while this PE computes or polls its memory with plain loads.  Without a
+ * spare core it sleeps between polls (MPISHMEM_PROGRESS_SLEEPING).  It
+ * needs MPI_THREAD_MULTIPLE, which MPICH makes 1-12% slower per call
+ * (bench/thread_cost.sh); the SHMEM level the user gets is unchanged. */
 static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int cores)
 {
     int want = set->progress_thread;
+    int spare = cores >= 2 * mpishmem_rt.node_size;
     if (want < 0) {
         int by_mpi = mpishmem_rt.n_pes > 1 &&
                      !(mpishmem_segments.heap->amo_cpu && mpishmem_globals_segment.amo_cpu);
-        want = by_mpi && cores >= 2 * mpishmem_rt.node_size;
+        want = by_mpi && (spare || rma_needs_this_pe());
+        /* Quietly none where MPI was started without the level it needs. */
+        if (mpi_provided < MPI_THREAD_MULTIPLE)
+            want = 0;
     }
     if (want && mpi_provided < MPI_THREAD_MULTIPLE) {
-        if (set->progress_thread == 1 && mpishmem_rt.my_pe == 0)
+        if (mpishmem_rt.my_pe == 0)
             fprintf(stderr, "mpishmem: shmem_init: MPISHMEM_PROGRESS_THREAD=1 needs "
                             "MPI_THREAD_MULTIPLE, but MPI was started with less (the program "
                             "called MPI_Init or MPI_Init_thread first); continuing without "
                             "the progress thread\n");
         want = 0;
     }
-    int rc = mpishmem_progress_thread_start(mpishmem_rt.world, want);
+    int rc = mpishmem_progress_thread_start(mpishmem_rt.world, want, spare);
     if (rc != 0 && set->progress_thread == 1)
         mpishmem_fatal("shmem_init", "MPISHMEM_PROGRESS_THREAD=1: cannot start the progress "
                        "thread: %s", strerror(rc));
@@ -102,7 +119,9 @@ static void plan_amo_route(const mpishmem_settings_t *set)
 {
     mpishmem_segment_t *heap = mpishmem_segments.heap, *globals = &mpishmem_globals_segment;
     int need = mpishmem_rt.n_pes > 1 && !(heap->amo_cpu && globals->amo_cpu);
-    int thread = mpishmem_progress_thread_running();
+    /* A sleeping thread answers a request only once a nap: the MPI
+     * atomics, served in any MPI call the target makes, wait less. */
+    int thread = mpishmem_progress_thread_running() == MPISHMEM_PROGRESS_SPARE_CORE;
     int want = set->amo_am >= 0 ? set->amo_am : mpishmem_plan.rma_needs_target && thread;
     int mine = want && need, all = 0;
     mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);

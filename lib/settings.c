@@ -53,6 +53,13 @@ int mpishmem_peek_progress_thread(void)
     return b < 0 ? -1 : b;
 }
 
+int mpishmem_peek_shm(void)
+{
+    const char *v = mpishmem_getenv_first(shm_vars, NULL);
+    int b = v == NULL ? -1 : mpishmem_parse_bool(v);
+    return b < 0 ? 1 : b;
+}
+
 /* MPISHMEM_BARRIER, checked already: its word's index in the row's list. */
 static int read_barrier(void)
 {
@@ -163,7 +170,9 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                    ? ": unset; lanes only under SHMEM_THREAD_MULTIPLE with a core per PE"
                    : "",
                set->progress_thread < 0 ? "unset" : set->progress_thread ? "1" : "0",
-               mpishmem_progress_thread_running() ? "running" : "not running",
+               mpishmem_progress_thread_running() == MPISHMEM_PROGRESS_SLEEPING
+                   ? "running, sleeping between polls (no spare core)"
+                   : mpishmem_progress_thread_running() ? "running" : "not running",
                set->amo_am < 0 ? "unset" : set->amo_am ? "1" : "0",
                (mpishmem_serving() & MPISHMEM_SERVE_AMO) ? "requests" : "MPI atomics");
         mpishmem_plan_print(stdout);

@@ -30,9 +30,19 @@
 #ifndef ACTIVE_NAP_NS
 #define ACTIVE_NAP_NS 1000000L
 #endif
+/* Without a spare core the thread shares its PE's core: it naps this long
+ * whatever the PE does, and each wake-up costs the PE a few microseconds
+ * (a switch and a probe).  A receiver that polls its memory with plain
+ * loads, or a PE that computes, is served once a nap: each MPI protocol
+ * step aimed at it waits up to this long.  docs/progress.md has the
+ * measurements: the computing PE's cost and a conveyor's round. */
+#ifndef SLEEPING_NAP_NS
+#define SLEEPING_NAP_NS 250000L
+#endif
 
 static pthread_t thread;
-static int running;
+static int running; /* enum mpishmem_progress_mode */
+static long idle_nap_ns = POLL_INTERVAL_NS, active_nap_ns = ACTIVE_NAP_NS;
 static atomic_int stop_flag;
 /* Its own duplicate of the world: nothing is ever sent on it, so the
  * probe never matches and never takes a message meant for the library or
@@ -49,7 +59,7 @@ static MPI_Comm comm = MPI_COMM_NULL;
 static void *poll_mpi(void *arg)
 {
     (void)arg;
-    struct timespec poll_nap = {0, POLL_INTERVAL_NS}, idle_nap = {0, ACTIVE_NAP_NS};
+    struct timespec poll_nap = {0, idle_nap_ns}, idle_nap = {0, active_nap_ns};
     unsigned long seen = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
     int active = 0;
     while (!atomic_load_explicit(&stop_flag, memory_order_acquire)) {
@@ -90,7 +100,7 @@ int mpishmem_progress_thread_may_fit(void)
     return cpus >= 2L * local;
 }
 
-int mpishmem_progress_thread_start(MPI_Comm world, int want)
+int mpishmem_progress_thread_start(MPI_Comm world, int want, int spare_core)
 {
     /* The duplicate is collective: made when any PE wants a thread. */
     int any = 0;
@@ -104,6 +114,8 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want)
         return 0;
     }
     atomic_store(&stop_flag, 0);
+    idle_nap_ns = spare_core ? POLL_INTERVAL_NS : SLEEPING_NAP_NS;
+    active_nap_ns = spare_core ? ACTIVE_NAP_NS : SLEEPING_NAP_NS;
     /* Signals go to the program's threads, not to this one: start it with
      * every signal blocked (it inherits the mask), then restore ours. */
     sigset_t all, old;
@@ -115,7 +127,7 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want)
         MPISHMEM_MPI(MPI_Comm_free(&comm));
         return rc;
     }
-    running = 1;
+    running = spare_core ? MPISHMEM_PROGRESS_SPARE_CORE : MPISHMEM_PROGRESS_SLEEPING;
     return 0;
 }
 

@@ -86,3 +86,20 @@ int mpishmem_launcher_local_size(void)
      * variables may describe another job (srun's shell, say). */
     return seen ? 0 : slurm_step_local_size();
 }
+
+int mpishmem_launcher_world_size(void)
+{
+    static const char *const vars[] = {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        long n = count_of(mpishmem_env(vars[i]));
+        if (n > 0)
+            return (int)n;
+    }
+    return 0;
+}
+
+int mpishmem_launcher_spans_nodes(void)
+{
+    int local = mpishmem_launcher_local_size(), world = mpishmem_launcher_world_size();
+    return local > 0 && world > local;
+}

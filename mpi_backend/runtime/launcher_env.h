@@ -16,6 +16,14 @@
  * the job mpiexec starts. */
 int mpishmem_launcher_local_size(void);
 
+/* How many processes the job has, as the launcher tells (Hydra's and PMI
+ * launchers' PMI_SIZE, Open MPI's OMPI_COMM_WORLD_SIZE); 0 when unknown. */
+int mpishmem_launcher_world_size(void);
+
+/* Whether the launcher placed the job on more than one node (its counts
+ * say so); 0 when they do not, or are unknown. */
+int mpishmem_launcher_spans_nodes(void);
+
 /* Entry `node` (0-based) of a Slurm tasks-per-node list such as
  * "2(x3),1" (nodes 0-2 run 2 tasks, node 3 runs 1); 0 when the list is
  * malformed or has no such entry. */

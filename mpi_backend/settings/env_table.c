@@ -89,6 +89,10 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
     TEXT("OMPI_COMM_WORLD_LOCAL_SIZE", "unset", "mpi_backend",
      "processes on this node (Open MPI)"),
     TEXT("PMI_LOCAL_SIZE", "unset", "mpi_backend", "processes on this node (PMI launchers)"),
+    TEXT("PMI_SIZE", "unset", "mpi_backend",
+     "processes in the job (Hydra, PMI launchers): more than on this node asks MPI for "
+     "MPI_THREAD_MULTIPLE, for the progress thread"),
+    TEXT("OMPI_COMM_WORLD_SIZE", "unset", "mpi_backend", "processes in the job (Open MPI)"),
     TEXT("SLURM_STEP_ID", "unset", "mpi_backend",
      "set by srun in a job step: only then are the next three trusted, and only when none of "
      "the three above is set"),
