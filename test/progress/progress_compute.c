@@ -4,7 +4,8 @@
  * PE 1 computes for 3 s without calling the library while PE 0 does 200
  * blocking shmem_g and 200 fetch_adds on PE 1's globals, and as many on its
  * heap.  Every result must be exact.  Built as:
- * - progress_thread (MPISHMEM_PROGRESS_THREAD=1, -DEXPECT_PROGRESS): PE 0
+ * - progress_thread (MPISHMEM_PROGRESS_THREAD=1, -DEXPECT_PROGRESS) and
+ *   progress_default (the setting unset, -DEXPECT_PROGRESS): PE 0
  *   must finish well before PE 1 stops computing (LIMIT_S);
  * - progress_off (MPISHMEM_PROGRESS_THREAD=0): documents the stall; prints
  *   PE 0's time, asserts only exact results (with MPISHMEM_SHM=0 PE 0
