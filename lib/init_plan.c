@@ -119,9 +119,13 @@ static void plan_amo_route(const mpishmem_settings_t *set)
 {
     mpishmem_segment_t *heap = mpishmem_segments.heap, *globals = &mpishmem_globals_segment;
     int need = mpishmem_rt.n_pes > 1 && !(heap->amo_cpu && globals->amo_cpu);
-    /* A sleeping thread answers a request only once a nap: the MPI
-     * atomics, served in any MPI call the target makes, wait less. */
-    int thread = mpishmem_progress_thread_running() == MPISHMEM_PROGRESS_SPARE_CORE;
+    /* A thread the library chose to run sleeping answers a request only
+     * once a nap: the MPI atomics, served in any MPI call the target
+     * makes, wait less.  One the user asked for (=1) serves them as
+     * before. */
+    int running = mpishmem_progress_thread_running();
+    int thread = running == MPISHMEM_PROGRESS_SPARE_CORE ||
+                 (running != MPISHMEM_PROGRESS_OFF && set->progress_thread == 1);
     int want = set->amo_am >= 0 ? set->amo_am : mpishmem_plan.rma_needs_target && thread;
     int mine = want && need, all = 0;
     mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);
