@@ -84,7 +84,8 @@ static int rma_needs_this_pe(void)
 static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int cores)
 {
     int want = set->progress_thread;
-    int spare = cores >= 2 * mpishmem_rt.node_size;
+    /* One the user asks for polls as if it had a core of its own. */
+    int spare = cores >= 2 * mpishmem_rt.node_size || want == 1;
     if (want < 0) {
         int by_mpi = mpishmem_rt.n_pes > 1 &&
                      !(mpishmem_segments.heap->amo_cpu && mpishmem_globals_segment.amo_cpu);

@@ -30,19 +30,29 @@
 #ifndef ACTIVE_NAP_NS
 #define ACTIVE_NAP_NS 1000000L
 #endif
-/* Without a spare core the thread shares its PE's core: it naps this long
- * whatever the PE does, and each wake-up costs the PE a few microseconds
- * (a switch and a probe).  A receiver that polls its memory with plain
- * loads, or a PE that computes, is served once a nap: each MPI protocol
- * step aimed at it waits up to this long.  docs/progress.md has the
- * measurements: the computing PE's cost and a conveyor's round. */
+/* Without a spare core the thread shares its PE's core, and each wake-up
+ * costs the PE a switch and a probe.  For SLEEPING_RECENT_NS after the PE
+ * last entered MPI it naps SLEEPING_NAP_NS: a PE that has just put, or
+ * fenced, and now polls its memory with plain loads (a conveyor) is
+ * served at every step of its exchange within that nap.  A PE that stays
+ * out of MPI longer is computing: the thread naps SLEEPING_LONG_NAP_NS,
+ * so a long computation pays about a wake-up per millisecond.  2 PEs on
+ * 2 cores, MPICH, MPISHMEM_SHM=0, machine load 12 (bench/progress_cost,
+ * the CPU the thread takes while its PE sleeps): 5.7-9.0% of a core
+ * napping 250 us, 2.7-4.9% at 500 us, 1.5-2.7% at 1 ms
+ * (docs/progress.md). */
 #ifndef SLEEPING_NAP_NS
 #define SLEEPING_NAP_NS 250000L
+#endif
+#ifndef SLEEPING_LONG_NAP_NS
+#define SLEEPING_LONG_NAP_NS 1000000L
+#endif
+#ifndef SLEEPING_RECENT_NS
+#define SLEEPING_RECENT_NS 20000000L
 #endif
 
 static pthread_t thread;
 static int running; /* enum mpishmem_progress_mode */
-static long idle_nap_ns = POLL_INTERVAL_NS, active_nap_ns = ACTIVE_NAP_NS;
 static atomic_int stop_flag;
 /* Its own duplicate of the world: nothing is ever sent on it, so the
  * probe never matches and never takes a message meant for the library or
@@ -56,21 +66,42 @@ static MPI_Comm comm = MPI_COMM_NULL;
  * mpishmem_note_mpi_activity) drives MPI's progress itself, and a probe
  * then would only contend with it for MPI's lock.  That contention doubled
  * MPI-path latencies between nodes (docs/progress.md). */
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The next nap: with a spare core, short while the PE stays out of MPI
+ * and long while it drives MPI itself (every wake-up takes a core from
+ * some PE when the node has none to spare); sharing the PE's core, by how
+ * long ago the PE last entered MPI (above). */
+static long nap_ns(int active, long long out_of_mpi_ns)
+{
+    if (running == MPISHMEM_PROGRESS_SPARE_CORE)
+        return active ? ACTIVE_NAP_NS : POLL_INTERVAL_NS;
+    return active || out_of_mpi_ns < SLEEPING_RECENT_NS ? SLEEPING_NAP_NS
+                                                        : SLEEPING_LONG_NAP_NS;
+}
+
 static void *poll_mpi(void *arg)
 {
     (void)arg;
-    struct timespec poll_nap = {0, idle_nap_ns}, idle_nap = {0, active_nap_ns};
     unsigned long seen = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
     int active = 0;
+    long long last_active = now_ns(), t = last_active;
     while (!atomic_load_explicit(&stop_flag, memory_order_acquire)) {
-        /* While the PE keeps entering MPI, wake seldom: every wake-up takes
-         * a core from some PE when the node has no core to spare. */
-        nanosleep(active ? &idle_nap : &poll_nap, NULL);
+        struct timespec nap = {0, nap_ns(active, t - last_active)};
+        nanosleep(&nap, NULL);
         unsigned long now = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
         active = now != seen;
         seen = now;
-        if (active)
+        t = now_ns();
+        if (active) {
+            last_active = t;
             continue;
+        }
         int flag;
         MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE));
         /* Peers' AMO requests (amo_am.c) wait for this while the PE computes
@@ -114,20 +145,20 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want, int spare_core)
         return 0;
     }
     atomic_store(&stop_flag, 0);
-    idle_nap_ns = spare_core ? POLL_INTERVAL_NS : SLEEPING_NAP_NS;
-    active_nap_ns = spare_core ? ACTIVE_NAP_NS : SLEEPING_NAP_NS;
     /* Signals go to the program's threads, not to this one: start it with
      * every signal blocked (it inherits the mask), then restore ours. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    /* Set before the thread reads it. */
+    running = spare_core ? MPISHMEM_PROGRESS_SPARE_CORE : MPISHMEM_PROGRESS_SLEEPING;
     int rc = pthread_create(&thread, NULL, poll_mpi, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
+        running = MPISHMEM_PROGRESS_OFF;
         MPISHMEM_MPI(MPI_Comm_free(&comm));
         return rc;
     }
-    running = spare_core ? MPISHMEM_PROGRESS_SPARE_CORE : MPISHMEM_PROGRESS_SLEEPING;
     return 0;
 }
 

@@ -24,7 +24,9 @@
 #include <unistd.h>
 #include "shmem_check.h"
 
+#ifndef OPS
 #define OPS 200
+#endif
 #define COMPUTE_S 3.0
 /* Without progress PE 0 waits out PE 1's whole computation (3 s and more).
  * The thread brings it to 0.25-1.3 s here; the bound sits between the two
