@@ -47,18 +47,76 @@
 void mpishmem_store_once_any(void *dst, const void *src, size_t n); /* store_once.c */
 void mpishmem_load_aliased(void *dst, const void *src, size_t n);   /* store_once.c */
 
-static inline void mpishmem_store_once(void *dst, const void *src, size_t n)
+/* Up to 256 bytes (below 512 here), inline: one store per power of two in n, largest
+ * first (16-byte SSE2 stores, baseline on x86-64, for the 16-byte and
+ * larger parts), so no byte is stored twice and no loop runs.  A put of a fixed size folds
+ * to its stores; the 8-byte put stays one store. */
+typedef uint64_t __attribute__((may_alias, aligned(1))) mpishmem_u64_u;
+typedef uint32_t __attribute__((may_alias, aligned(1))) mpishmem_u32_u;
+typedef uint16_t __attribute__((may_alias, aligned(1))) mpishmem_u16_u;
+/* GCC's generic vectors: SSE2 on x86-64, split where a target has none. */
+typedef long long mpishmem_v16_u __attribute__((vector_size(16), may_alias, aligned(1)));
+
+/* 16 * k bytes, k <= 4: the loads first, then one store per 16 bytes. */
+static inline __attribute__((always_inline)) void mpishmem_store16(char *d, const char *s,
+                                                                    int k)
 {
-    /* The sizes of p and of single elements: one store, inline, so the
-     * 8-byte put costs what memcpy's inlined store did. */
-    typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
-    typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
+    mpishmem_v16_u a = *(const mpishmem_v16_u *)s, b, c, e;
+    if (k > 1)
+        b = *(const mpishmem_v16_u *)(s + 16);
+    if (k > 2)
+        c = *(const mpishmem_v16_u *)(s + 32), e = *(const mpishmem_v16_u *)(s + 48);
+    *(volatile mpishmem_v16_u *)d = a;
+    if (k > 1)
+        *(volatile mpishmem_v16_u *)(d + 16) = b;
+    if (k > 2)
+        *(volatile mpishmem_v16_u *)(d + 32) = c, *(volatile mpishmem_v16_u *)(d + 48) = e;
+}
+
+static inline __attribute__((always_inline)) void mpishmem_store_small(char *d, const char *s,
+                                                                        size_t n)
+{
+    if (n & 256) {
+        for (int i = 0; i < 256; i += 64)
+            mpishmem_store16(d + i, s + i, 4);
+        d += 256, s += 256;
+    }
+    if (n & 128) {
+        mpishmem_store16(d, s, 4);
+        mpishmem_store16(d + 64, s + 64, 4);
+        d += 128, s += 128;
+    }
+    if (n & 64) {
+        mpishmem_store16(d, s, 4);
+        d += 64, s += 64;
+    }
+    if (n & 32) {
+        mpishmem_store16(d, s, 2);
+        d += 32, s += 32;
+    }
+    if (n & 16) {
+        mpishmem_store16(d, s, 1);
+        d += 16, s += 16;
+    }
+    if (n & 8)
+        *(volatile mpishmem_u64_u *)d = *(const mpishmem_u64_u *)s, d += 8, s += 8;
+    if (n & 4)
+        *(volatile mpishmem_u32_u *)d = *(const mpishmem_u32_u *)s, d += 4, s += 4;
+    if (n & 2)
+        *(volatile mpishmem_u16_u *)d = *(const mpishmem_u16_u *)s, d += 2, s += 2;
+    if (n & 1)
+        *(volatile char *)d = *s;
+}
+
+static inline __attribute__((always_inline)) void
+mpishmem_store_once(void *dst, const void *src, size_t n)
+{
     if (MPISHMEM_LIKELY(n == 8)) {
-        *(volatile u64_u *)dst = *(const u64_u *)src;
+        *(volatile mpishmem_u64_u *)dst = *(const mpishmem_u64_u *)src;
         return;
     }
-    if (n == 4) {
-        *(volatile u32_u *)dst = *(const u32_u *)src;
+    if (MPISHMEM_LIKELY(n <= 256)) {
+        mpishmem_store_small(dst, src, n);
         return;
     }
     mpishmem_store_once_any(dst, src, n);
@@ -198,8 +256,74 @@ static inline void mpishmem_mpi_get_route(shmem_ctx_t ctx, mpishmem_segment_t *s
     mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
-static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
+/* Every case of a put and of a get (rma_mpi.c): whatever the direct route
+ * below does not take, with the checks in full; blocking and _nbi apart,
+ * so six arguments pass in registers and the call is a tail call. */
+void mpishmem_put_bytes_any(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+                            size_t n, int pe);
+void mpishmem_put_bytes_any_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
+                                const void *src, size_t n, int pe);
+void mpishmem_get_bytes_any(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
+                            size_t n, int pe);
+void mpishmem_get_bytes_any_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
+                                const void *src, size_t n, int pe);
+
+/* The common case in few instructions: a context without a team map, an
+ * address in the default heap, no device memory, no SHMEM_DEBUG, and pe's
+ * heap mapped here.  Returns where pe's copy of addr lies, or NULL for
+ * mpishmem_*_bytes_any.  No check of pe is lost: the peer span lies inside
+ * [0, npes), and pe outside it goes the long way, which checks it. */
+static inline __attribute__((always_inline)) char *
+mpishmem_rma_direct(shmem_ctx_t ctx, const void *addr, int pe)
+{
+    const mpishmem_segment_t *h = mpishmem_segments.heap;
+    if (MPISHMEM_DEBUG_ON || MPISHMEM_UNLIKELY(ctx == SHMEM_CTX_INVALID) ||
+        ctx->pe_map != NULL || MPISHMEM_UNLIKELY(h == NULL) ||
+        !mpishmem_segment_holds(h, addr) || h->ranks != NULL ||
+        MPISHMEM_UNLIKELY(mpishmem_gpu_on))
+        return NULL;
+    unsigned d = (unsigned)pe - (unsigned)h->peer_lo;
+    if (MPISHMEM_UNLIKELY(d >= h->peer_span))
+        return NULL;
+    char *peer = h->peer[d];
+    return peer ? peer + ((const char *)addr - h->base) : NULL;
+}
+
+/* Put and get: the direct route inline, anything else out of line, so the
+ * public routine keeps no stack frame on its fast path. */
+static inline __attribute__((always_inline)) void
+mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
                                       const void *src, size_t n, int pe, int blocking)
+{
+    char *to = mpishmem_rma_direct(ctx, dest, pe);
+    if (MPISHMEM_LIKELY(to != NULL)) {
+        mpishmem_store_once(to, src, n);
+        mpishmem_note_store();
+        return;
+    }
+    if (blocking)
+        mpishmem_put_bytes_any(routine, ctx, dest, src, n, pe);
+    else
+        mpishmem_put_bytes_any_nbi(routine, ctx, dest, src, n, pe);
+}
+
+static inline __attribute__((always_inline)) void
+mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
+                                      const void *src, size_t n, int pe, int blocking)
+{
+    const char *from = mpishmem_rma_direct(ctx, src, pe);
+    if (MPISHMEM_LIKELY(from != NULL)) {
+        mpishmem_load_copy(dest, from, n);
+        return;
+    }
+    if (blocking)
+        mpishmem_get_bytes_any(routine, ctx, dest, src, n, pe);
+    else
+        mpishmem_get_bytes_any_nbi(routine, ctx, dest, src, n, pe);
+}
+
+static inline void mpishmem_put_bytes_full(const char *routine, shmem_ctx_t ctx, void *dest,
+                                           const void *src, size_t n, int pe, int blocking)
 {
     pe = mpishmem_rma_enter(routine, ctx, pe);
     if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(pe < 0))
@@ -228,8 +352,8 @@ static inline void mpishmem_put_bytes(const char *routine, shmem_ctx_t ctx, void
     mpishmem_mpi_put_route(ctx, s, l, rank, off, src, n, pe, blocking);
 }
 
-static inline void mpishmem_get_bytes(const char *routine, shmem_ctx_t ctx, void *dest,
-                                      const void *src, size_t n, int pe, int blocking)
+static inline void mpishmem_get_bytes_full(const char *routine, shmem_ctx_t ctx, void *dest,
+                                           const void *src, size_t n, int pe, int blocking)
 {
     pe = mpishmem_rma_enter(routine, ctx, pe);
     if (MPISHMEM_UNLIKELY(n == 0) || MPISHMEM_UNLIKELY(pe < 0))
