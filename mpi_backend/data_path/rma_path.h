@@ -17,8 +17,9 @@
  * blocking MPI get first flushes the target if it has puts in flight, so a
  * get observes this PE's earlier puts.
  *
- * Everything here is static inline so each typed routine compiles to a
- * straight path with the element size folded in.
+ * The common case of steps 1-2 is tested inline in each public routine
+ * (mpishmem_rma_direct), the copy inline too; the rest runs out of line
+ * (mpishmem_put_bytes_any, rma_mpi.c) with every check.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */

@@ -4,7 +4,8 @@
  * has the why: memcpy's overlapping head and tail stores let a put's second
  * store undo what a waiter wrote after seeing the first), and a get's copy
  * where the C library's would be slowed by 4 KiB aliasing.  Out of line:
- * the inline parts handle the puts below 256 bytes and the plain gets.
+ * the inline parts (rma_path.h) handle the puts up to 256 bytes and the
+ * plain gets.
  *
  * Why not always `rep movsb` (each byte stored once too): it costs a start
  * of about 8 ns, several times a 256-byte vector copy, and it slows down
