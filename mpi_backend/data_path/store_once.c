@@ -4,7 +4,8 @@
  * has the why: memcpy's overlapping head and tail stores let a put's second
  * store undo what a waiter wrote after seeing the first), and a get's copy
  * where the C library's would be slowed by 4 KiB aliasing.  Out of line:
- * the inline parts handle the 4- and 8-byte puts and the plain gets.
+ * the inline parts (rma_path.h) handle the puts up to 256 bytes and the
+ * plain gets.
  *
  * Why not always `rep movsb` (each byte stored once too): it costs a start
  * of about 8 ns, several times a 256-byte vector copy, and it slows down
@@ -21,27 +22,6 @@
 #include <string.h>
 
 #include "rma_path.h"
-
-typedef uint64_t __attribute__((may_alias, aligned(1))) u64_u;
-typedef uint32_t __attribute__((may_alias, aligned(1))) u32_u;
-typedef uint16_t __attribute__((may_alias, aligned(1))) u16_u;
-
-/* Forward, one store per byte, 8 bytes at a time. */
-static void store_words(char *d, const char *s, size_t n)
-{
-    for (; n >= 8; d += 8, s += 8, n -= 8)
-        *(volatile u64_u *)d = *(const u64_u *)s;
-    if (n >= 4) {
-        *(volatile u32_u *)d = *(const u32_u *)s;
-        d += 4, s += 4, n -= 4;
-    }
-    if (n >= 2) {
-        *(volatile u16_u *)d = *(const u16_u *)s;
-        d += 2, s += 2, n -= 2;
-    }
-    if (n)
-        *(volatile char *)d = *s;
-}
 
 #if defined(__x86_64__)
 typedef long long v32_u __attribute__((vector_size(32), may_alias, aligned(1)));
@@ -60,7 +40,7 @@ static inline void rep_movsb(char *d, const char *s, size_t n)
 __attribute__((target("avx2"))) static void copy_avx2(char *d, const char *s, size_t n)
 {
     size_t head = -(uintptr_t)d & 31;
-    store_words(d, s, head);
+    mpishmem_store_small(d, s, head);
     d += head, s += head, n -= head;
     if (n >= 256) {
         v32_u a = *(const v32_u *)s, b = *(const v32_u *)(s + 32);
@@ -80,9 +60,7 @@ __attribute__((target("avx2"))) static void copy_avx2(char *d, const char *s, si
         *(volatile v32_u *)(d + 96) = e;
         d += 128;
     }
-    for (; n >= 32; d += 32, s += 32, n -= 32)
-        *(volatile v32_u *)d = *(const v32_u *)s;
-    store_words(d, s, n);
+    mpishmem_store_small(d, s, n); /* under 128 bytes left, or under 256 */
 }
 
 static inline int have_avx2(void)
@@ -103,7 +81,13 @@ void mpishmem_store_once_any(void *dst, const void *src, size_t n)
         return;
     }
 #endif
-    store_words(dst, src, n);
+    if (n < 256) {
+        mpishmem_store_small(dst, src, n);
+        return;
+    }
+    for (; n >= 8; dst = (char *)dst + 8, src = (const char *)src + 8, n -= 8)
+        *(volatile mpishmem_u64_u *)dst = *(const mpishmem_u64_u *)src;
+    mpishmem_store_small(dst, src, n);
 }
 
 void mpishmem_load_aliased(void *dst, const void *src, size_t n)
