@@ -197,29 +197,3 @@ const void *mpishmem_bounce_stage(MPI_Win win, int rank, const void *src, size_t
     memcpy(slot, src, n);
     return slot;
 }
-
-/* Out of line, so the inline direct route of put and get (rma_path.h)
- * needs no stack frame around the rest. */
-void mpishmem_put_bytes_any(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-                            size_t n, int pe)
-{
-    mpishmem_put_bytes_full(routine, ctx, dest, src, n, pe, 1);
-}
-
-void mpishmem_put_bytes_any_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
-                                const void *src, size_t n, int pe)
-{
-    mpishmem_put_bytes_full(routine, ctx, dest, src, n, pe, 0);
-}
-
-void mpishmem_get_bytes_any(const char *routine, shmem_ctx_t ctx, void *dest, const void *src,
-                            size_t n, int pe)
-{
-    mpishmem_get_bytes_full(routine, ctx, dest, src, n, pe, 1);
-}
-
-void mpishmem_get_bytes_any_nbi(const char *routine, shmem_ctx_t ctx, void *dest,
-                                const void *src, size_t n, int pe)
-{
-    mpishmem_get_bytes_full(routine, ctx, dest, src, n, pe, 0);
-}
