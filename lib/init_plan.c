@@ -62,14 +62,15 @@ static void plan_lanes(int over)
         mpishmem_plan.ctx_lanes = 0;
 }
 
-/* Whether peers' RMA through MPI completes only while this PE is inside
- * MPI: on MPICH (ch4 serves it by messages) and between nodes everywhere;
- * not on one node with Open MPI on memory it allocates (osc/sm's CPU
- * atomics; docs/mpi-quirks.md, needs_target). */
+/* Whether the library runs a sleeping thread where peers' RMA through
+ * MPI needs this PE inside MPI: on MPICH (ch4 serves it by messages, on
+ * one node and between nodes).  Not on Open MPI: on one node its osc/sm
+ * needs nothing from the target, and between namespace nodes Open MPI
+ * 5.0.7 hung in every 2 x 2 test with a sleeping thread (docs/progress.md),
+ * so there the thread stays for nodes with a core to spare. */
 static int rma_needs_this_pe(void)
 {
-    return mpishmem_plan.mpi_family != 'o' || mpishmem_rt.node_size < mpishmem_rt.n_pes ||
-           !mpishmem_plan.win_allocate;
+    return mpishmem_plan.mpi_family == 'm';
 }
 
 /* The progress thread (docs/progress.md).  Unset, it runs where other PEs

@@ -60,6 +60,12 @@ static atomic_int stop_flag;
  * MPI_COMM_SELF: MPICH 4.0 answers a probe there without polling the
  * network, and RMA stalls as if there were no thread (measured). */
 static MPI_Comm comm = MPI_COMM_NULL;
+/* A receive on comm that nothing matches, tested at each poll: MPI_Test
+ * on a pending request runs MPI's whole progress engine on both MPIs,
+ * while Open MPI's UCX messaging layer runs it in only one MPI_Iprobe in
+ * 100 (progress.c says more).  Posted when the thread starts, cancelled
+ * when it stops. */
+static MPI_Request idle_recv = MPI_REQUEST_NULL;
 
 /* Polls only while its PE stays out of MPI: a PE that entered MPI during
  * the last nap (the data path and every wait note it,
@@ -103,7 +109,7 @@ static void *poll_mpi(void *arg)
             continue;
         }
         int flag;
-        MPISHMEM_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE));
+        MPISHMEM_MPI(MPI_Test(&idle_recv, &flag, MPI_STATUS_IGNORE));
         /* Peers' AMO requests (amo_am.c) wait for this while the PE computes
          * or sits in an MPI call of its own: the kinds of request that allow
          * it (request_service.h). */
@@ -111,6 +117,12 @@ static void *poll_mpi(void *arg)
             mpishmem_requests_serve_from_thread();
     }
     return NULL;
+}
+
+static void cancel_idle_recv(void)
+{
+    MPISHMEM_MPI(MPI_Cancel(&idle_recv));
+    MPISHMEM_MPI(MPI_Wait(&idle_recv, MPI_STATUS_IGNORE));
 }
 
 int mpishmem_progress_thread_may_fit(void)
@@ -150,12 +162,14 @@ int mpishmem_progress_thread_start(MPI_Comm world, int want, int spare_core)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    MPISHMEM_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, 0, comm, &idle_recv));
     /* Set before the thread reads it. */
     running = spare_core ? MPISHMEM_PROGRESS_SPARE_CORE : MPISHMEM_PROGRESS_SLEEPING;
     int rc = pthread_create(&thread, NULL, poll_mpi, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         running = MPISHMEM_PROGRESS_OFF;
+        cancel_idle_recv();
         MPISHMEM_MPI(MPI_Comm_free(&comm));
         return rc;
     }
@@ -169,6 +183,7 @@ void mpishmem_progress_thread_stop(void)
     atomic_store_explicit(&stop_flag, 1, memory_order_release);
     pthread_join(thread, NULL);
     running = 0;
+    cancel_idle_recv();
     MPISHMEM_MPI(MPI_Comm_free(&comm));
 }
 

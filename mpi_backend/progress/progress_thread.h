@@ -3,7 +3,7 @@
  *
  * Both MPIs here complete RMA aimed at a PE only while that PE is inside
  * MPI, so a PE that computes stalls its peers' blocking gets and fetching
- * AMOs on its memory.  The thread polls MPI (MPI_Iprobe on a private
+ * AMOs on its memory.  The thread polls MPI (MPI_Test of a receive nothing matches, on a private
  * communicator, then a short sleep) so they complete.  It touches MPI
  * only, never library state, and needs MPI_THREAD_MULTIPLE.
  * docs/progress.md has when it runs and what it costs.
