@@ -128,6 +128,7 @@ EOF
         for i in $(seq 1 "$n"); do echo "$net.$i node$i"; done
     } >"$st/hosts"
     : >"$st/nodes"
+    grep ' /sys/fs/cgroup' /proc/mounts >"$st/cgroups"
     for i in $(seq 1 "$n"); do
         ns=${prefix}n$i
         ip netns add "$ns" || fail "cannot add netns $ns"
@@ -151,6 +152,13 @@ EOF
             hostname "node$i"
             mount -t tmpfs -o mode=1777 tmpfs /dev/shm
             mount --bind "$st/hosts" /etc/hosts
+            # ip netns exec mounted a /sys of the node'"'"'s own, without the
+            # cgroup tree a node'"'"'s daemons (slurmd) expect: the host'"'"'s
+            # layout again (the same hierarchies, v1, v2 or both).
+            while read -r src dir type opts rest; do
+                mkdir -p "$dir" 2>/dev/null
+                mount -t "$type" -o "$opts" "$src" "$dir" 2>/dev/null || true
+            done <"$st/cgroups"
             if [ -n "$root" ]; then
                 mount -t proc proc "$root/proc"
                 mount --bind /sys "$root/sys"
