@@ -4,7 +4,7 @@
 # veth pair on a bridge of this run's own, entered with its own UTS, mount
 # and IPC namespaces: its own host name, a fresh tmpfs on /dev/shm and its
 # own /etc/hosts naming every node.  One "holder" process per node keeps
-# those namespaces alive, so every command started on a node (by the ssh
+# those namespaces (and a /tmp of the node's own) alive, so every command started on a node (by the ssh
 # stand-in, test/cluster/standin.sh) shares that node's /dev/shm and IPC
 # the way processes on one real node do, and nothing else.
 #
@@ -148,7 +148,7 @@ EOF
         # CLUSTER_ROOT, the root's mounts), then it sleeps until down.
         ip netns exec "$ns" unshare --uts --mount --ipc --propagation private sh -c '
             set -e
-            st=$1 i=$2 root=$3 top=$4
+            st=$1 i=$2 root=$3 top=$4 st_in=$5
             hostname "node$i"
             mount -t tmpfs -o mode=1777 tmpfs /dev/shm
             mount --bind "$st/hosts" /etc/hosts
@@ -159,6 +159,13 @@ EOF
                 mkdir -p "$dir" 2>/dev/null
                 mount -t "$type" -o "$opts" "$src" "$dir" 2>/dev/null || true
             done <"$st/cgroups"
+            # A /tmp of its own, as a real node has (daemons such as Slurm'"'"'s
+            # PMIx plugin name their files there by job, not by node), with
+            # the cluster'"'"'s state dir kept at its path in it.
+            mount --bind "$root$st_in" /mnt
+            mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
+            mkdir -p "$root$st_in"
+            mount --move /mnt "$root$st_in"
             if [ -n "$root" ]; then
                 mount -t proc proc "$root/proc"
                 mount --bind /sys "$root/sys"
@@ -171,7 +178,7 @@ EOF
                 exec chroot "$root" sleep infinity
             fi
             echo $$ >"$st/node$i.pid"
-            exec sleep infinity' holder "$st" "$i" "$root" "$top" \
+            exec sleep infinity' holder "$st" "$i" "$root" "$top" "$stin" \
             </dev/null >"$st/node$i.log" 2>&1 &
         echo "$net.$i node$i $ns" >>"$st/nodes"
     done

@@ -21,7 +21,9 @@ done
 st=$MPISHMEM_CLUSTER
 . "$st/cluster"
 
-d=$(mktemp -d /tmp/mpishmem-slurmnodes.XXXXXX) || exit 1
+# In the cluster's state dir: seen at one path on every node (each node's
+# /tmp is its own).
+d=$(mktemp -d "$st/slurm.XXXXXX") || exit 1
 pids=""
 failed=0
 stop_all() {
