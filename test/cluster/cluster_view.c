@@ -22,12 +22,14 @@ static long from_left = -1;
 static long count;
 static int bad;
 
+/* One write per failure, so lines of several PEs do not interleave. */
 #define CHECK(c, ...)                                                        \
     do {                                                                     \
         if (!(c)) {                                                          \
-            printf("FAIL: pe %d: ", me);                                     \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
+            char msg_[256];                                                  \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                        \
+            printf("FAIL: pe %d: %s\n", me, msg_);                          \
+            fflush(stdout);                                                  \
             bad = 1;                                                         \
         }                                                                    \
     } while (0)
