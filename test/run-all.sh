@@ -49,9 +49,11 @@ cluster_args()
         # MPICH 4.0.2 hangs in its own MPI_Finalize at 3 PEs or more
         # across nodes (docs/mpi-quirks.md): 2 nodes x 1 PE only.
         mpich) echo "--suite net2x1" ;;
-        # Open MPI 4.1.4: the progress thread does not serve RMA aimed at a
-        # computing PE across nodes (docs/checks.md, Real nodes).
-        openmpi) echo "--suite cluster-core" ;;
+        # Open MPI 4.1.4: no examples (UCX's "Endpoint timeout" lines at
+        # exit land in their output; 05_histogram's AMOs take minutes),
+        # and the progress thread does not serve RMA aimed at a computing
+        # PE across nodes (CLUSTER_SKIP below; docs/checks.md, Real nodes).
+        openmpi) echo "--suite cluster-core --no-suite examples" ;;
         deb13-mpich) echo "--suite cluster" ;;
         deb13-openmpi) echo "--suite cluster-core" ;;
     esac
@@ -116,6 +118,11 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     # shellcheck disable=SC2046
     count "cluster set ($mpi)" cluster_set "$dir" $(cluster_args "$mpi")
     unset CLUSTER_SKIP
+    # Slurm across two namespace nodes: sbatch -N2 with mpiexec, srun -N2.
+    flags=
+    [ "$mpi" = openmpi ] && flags="--oversubscribe --mca btl_base_warn_component_unused 0"
+    count "Slurm on two nodes ($mpi)" env MPIEXEC="mpiexec.$mpi" MPIEXEC_FLAGS="$flags" \
+        MPI_FLAVOR="$mpi" timeout 300 sh test/cluster/slurm_nodes.sh "$top/$dir/test/cluster_view"
 
     # Mutants of the ordering and completion code must each fail a test
     # (test/mutation.sh, docs/checks.md): own scratch build, about 2-3 min.

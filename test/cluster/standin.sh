@@ -28,13 +28,15 @@ pid=$(cat "$st/node$node.pid" 2>/dev/null)
 [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null ||
     { echo "standin: node$node's holder is gone (cluster down?)" >&2; exit 255; }
 . "$st/cluster"
-r=
-[ -n "$root" ] && r=-r
+r= w=
+# -w: the holder's working directory, so the shell does not start in one
+# the node's root cannot reach.
+[ -n "$root" ] && r=-r w=-w
 if [ "${MPISHMEM_CLUSTER_KEEPENV:-}" = 1 ]; then
     unset MPISHMEM_CLUSTER_KEEPENV
     # ... and its working directory (the same tree is seen on every node).
-    exec nsenter -t "$pid" -n -u -i -m $r -- sh -c 'cd "$2" 2>/dev/null || cd /; exec sh -c "$1"' standin "$*" "$PWD"
+    exec nsenter -t "$pid" -n -u -i -m $r $w -- sh -c 'cd "$2" 2>/dev/null || cd /; exec sh -c "$1"' standin "$*" "$PWD"
 fi
-exec nsenter -t "$pid" -n -u -i -m $r -- /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
+exec nsenter -t "$pid" -n -u -i -m $r $w -- /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
     SHELL=/bin/sh LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     sh -c 'cd ~ 2>/dev/null || cd /; exec sh -c "$1"' standin "$*"
