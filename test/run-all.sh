@@ -57,7 +57,7 @@ cluster_args()
         # a computing PE across nodes (CLUSTER_SKIP; docs/checks.md).
         openmpi) echo "--suite cluster-core --no-suite examples" ;;
         deb13-mpich) echo "--suite cluster" ;;
-        deb13-openmpi) echo "--suite cluster-core" ;;
+        deb13-openmpi) echo "--suite cluster" ;;
     esac
 }
 cluster_set()
