@@ -61,7 +61,7 @@ done
 # stats LABEL FIELD: "median min max" of FIELD over LABEL's launches.
 stats() {
     sed -n "s/.*\"mpi\":\"$1\",.*\"$2\":\([0-9.]*\).*/\1/p" "$tmp/all" | sort -n |
-        awk '{v[NR] = $1} END { if (NR == 0) { print "fail fail fail 0"; exit }
+        awk '{v[NR] = $1} END { if (NR == 0) { print "null null null 0"; exit }
              print v[int((NR + 1) / 2)], v[1], v[NR], NR }'
 }
 
@@ -72,7 +72,7 @@ for field in barrier_us sum_barrier_us; do
     for mpi in $MPIS; do
         set -- $(stats "$mpi" "$field")
         m=$1 lo=$2 hi=$3 n=$4
-        ratio=$(awk -v a="$m" -v b="$ref" 'BEGIN { if (a == "fail" || b == "fail" || b == 0) print "null"; else printf "%.2f", a / b }')
+        ratio=$(awk -v a="$m" -v b="$ref" 'BEGIN { if (a == "null" || b == "null" || b == 0) print "null"; else printf "%.2f", a / b }')
         verdict=info
         case $mpi in
         mpich*)
