@@ -7,7 +7,40 @@
  */
 #include <shmem.h>
 #include "../mpi_backend/data_path/amo_path.h"
+#include "../mpi_backend/progress/progress.h"
 #include "trace.h"
+
+/* A program that waits for a value by calling a fetch in a loop (bale's
+ * exstack2 polls its own counters so) is in a wait the library cannot
+ * see: on the CPU-atomic path the fetch never enters MPI and never gives
+ * the core away, so when PEs outnumber cores it spins while the PE that
+ * would change the value waits for the core.  A blocking fetch that
+ * returns what this thread's previous fetch of the same word on the same
+ * PE returned is such a poll, and takes a step of the waiting rule (a
+ * word's: poll MPI, pause or give the core away); a new value costs a
+ * compare.  4 PEs on 2 cores, Open MPI, bench/poll_own:
+ * docs/performance-waiting.md. */
+static __thread struct {
+    const void *word;
+    int pe;
+    uint64_t value;
+    unsigned steps;
+} last_fetch;
+
+static inline void fetched(const void *word, int pe, const void *old, size_t size)
+{
+    uint64_t v = 0;
+    memcpy(&v, old, size);
+    if (MPISHMEM_UNLIKELY(word == last_fetch.word && pe == last_fetch.pe &&
+                          v == last_fetch.value)) {
+        mpishmem_progress_step(&last_fetch.steps);
+        return;
+    }
+    last_fetch.word = word;
+    last_fetch.pe = pe;
+    last_fetch.value = v;
+    last_fetch.steps = 0;
+}
 
 /* op on *dest with operands value/cond; result pointer r or NULL. */
 #define AMO(ctx, op, dest, T, v, c, r, blocking)                                             \
@@ -44,7 +77,8 @@ static __attribute__((noinline, cold)) void amo_traced(const char *routine, shme
 
 #define DEFINE_AMO_EXT(T, N, A)                                                              \
     PAIR(T, N, fetch, (const T *source, int pe),                                           \
-         T old; AMO(ctx, FETCH, source, T, NULL, NULL, &old, 1); return old;)              \
+         T old; AMO(ctx, FETCH, source, T, NULL, NULL, &old, 1);                           \
+         fetched(source, pe, &old, sizeof old); return old;)                               \
     PAIR(void, N, set, (T *dest, T value, int pe),                                         \
          AMO(ctx, SET, dest, T, &value, NULL, NULL, 1);)                                   \
     PAIR(T, N, swap, (T *dest, T value, int pe),                                           \
@@ -103,7 +137,12 @@ MPISHMEM_AMO_LEGACY_TYPES(DEFINE_AMO_LEGACY, _)
 
 #define DEFINE_AMO_LEGACY_EXT(T, N, A)                                                       \
     T shmem_##N##_fetch(const T *source, int pe)                                           \
-    { T old; AMO(SHMEM_CTX_DEFAULT, FETCH, source, T, NULL, NULL, &old, 1); return old; }  \
+    {                                                                                      \
+        T old;                                                                             \
+        AMO(SHMEM_CTX_DEFAULT, FETCH, source, T, NULL, NULL, &old, 1);                     \
+        fetched(source, pe, &old, sizeof old);                                             \
+        return old;                                                                        \
+    }                                                                                      \
     void shmem_##N##_set(T *dest, T value, int pe)                                         \
     { AMO(SHMEM_CTX_DEFAULT, SET, dest, T, &value, NULL, NULL, 1); }                       \
     T shmem_##N##_swap(T *dest, T value, int pe)                                           \

@@ -40,6 +40,11 @@ static int plan_waiting(const mpishmem_settings_t *set, int *any_over)
     if (mpishmem_job_on_one_machine() && mpishmem_rt.node_size < mpishmem_rt.n_pes)
         over = mpishmem_rt.n_pes > mpishmem_node_cores(mpishmem_rt.world);
     mpishmem_plan.yield = set->yield >= 0 ? set->yield : over;
+    /* Whether some PE of the node shares no scheduling group with this
+     * one: max of key and of ~key differ from each other's complement. */
+    unsigned long long key = mpishmem_sched_group_key(), mine[2] = {key, ~key}, all[2];
+    mpishmem_allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mpishmem_rt.node);
+    mpishmem_plan.sched_apart = all[0] != ~all[1];
     *any_over = over;
     return cores;
 }

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "progress.h"
 #include "launcher_env.h"
@@ -64,4 +65,61 @@ int mpishmem_node_cores(MPI_Comm node)
     if (quota > 0 && quota < cores)
         cores = quota;
     return cores > 0 ? (int)cores : 1;
+}
+
+/* The path of this process's CPU cgroup (v1 "cpu" controller, else v2),
+ * "/" when unknown. */
+static void cpu_cgroup(char *path, size_t len)
+{
+    char line[512];
+    snprintf(path, len, "/");
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f == NULL)
+        return;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *ctl = strchr(line, ':'), *at = ctl ? strchr(ctl + 1, ':') : NULL;
+        if (at == NULL)
+            continue;
+        *at++ = '\0';
+        at[strcspn(at, "\n")] = '\0';
+        int v2 = ctl[1] == '\0', cpu = 0;
+        for (char *c = strtok(ctl + 1, ","); c != NULL; c = strtok(NULL, ","))
+            cpu |= strcmp(c, "cpu") == 0;
+        if (cpu || v2)
+            snprintf(path, len, "%s", at);
+        if (cpu)
+            break;
+    }
+    fclose(f);
+}
+
+static unsigned long long hash(const char *s)
+{
+    unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* The kernel shares CPU time first between groups: a CPU cgroup other
+ * than the root, else (autogroups on) the session's autogroup.  The name
+ * of the group, hashed. */
+unsigned long long mpishmem_sched_group_key(void)
+{
+    char path[256], group[64] = "";
+    cpu_cgroup(path, sizeof path);
+    if (strcmp(path, "/") != 0)
+        return hash(path);
+    FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "r");
+    int on = 0;
+    if (f != NULL) {
+        on = fgetc(f) == '1';
+        fclose(f);
+    }
+    if (on && (f = fopen("/proc/self/autogroup", "r")) != NULL) {
+        if (fscanf(f, "%63s", group) != 1)
+            group[0] = '\0';
+        fclose(f);
+    }
+    return hash(group);
 }

@@ -50,14 +50,24 @@
 
 /* Oversubscribed, a wait on a word of node-shared memory that another PE
  * of the node changes (the node barrier's flags) sleeps in the kernel on
- * the word (a futex) once it is SLEEP_AFTER_NS old, for at most SLEEP_NS
- * at a time, and the PE that changes the word wakes it (mpishmem_wake).
- * Yielding hands the core to nobody (above), and a nap lasts a tick
- * behind a busy process; a sleeper leaves its core until the very store
- * it waits for.  The timeout bounds how long RMA aimed at the sleeper
- * waits for its next poll of MPI.  Numbers: docs/performance-waiting.md. */
-#define SLEEP_AFTER_NS 0
+ * the word (a futex), for at most SLEEP_NS at a time, and the PE that
+ * changes the word wakes it (mpishmem_wake), where a yield hands the core
+ * to nobody.  sched_yield hands the core only to tasks of the yielder's
+ * scheduling group (its CPU cgroup, else its session's autogroup):
+ * Open MPI's launcher starts all PEs in one session, MPICH's Hydra each in
+ * a session of its own, and then a yield returns at once and the PE spins
+ * through its share of the core while the PE it waits for waits for it.
+ * Two processes on one core yielding to each other, in one session: 1.7
+ * us per hand-over; in two: a yield returns in 0.25 us (p99 0.46), the
+ * core stays, and a hand-over took 33 us; by futex, 2.3-3.9 us.  A
+ * sleeper leaves its core until the very store it waits for; the timeout
+ * bounds how long RMA aimed at it waits for its next poll of MPI.  So
+ * where PEs of the node are in other groups (plan: sched_apart), the
+ * first step of a wait yields and times the yield; a yield back within
+ * VOID_YIELD_NS gave the core to nobody, and the wait's later steps sleep.
+ * Numbers: docs/performance-waiting.md. */
 #define SLEEP_NS 100000
+#define VOID_YIELD_NS 1000
 long mpishmem_wait_sleep_ns = SLEEP_NS; /* a test lengthens it (progress.h) */
 unsigned long mpishmem_wait_sleeps[2];
 
@@ -225,20 +235,7 @@ void mpishmem_wake_sleepers(uint32_t *word)
     syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-/* Whether this PE leads a session of its own (MPICH's launcher starts each
- * PE so; Open MPI's starts them in its own session).  Under the kernel's
- * autogroups a session is one scheduling group, and sched_yield hands the
- * core over only within the group: there it works, and sleeping on a word
- * costs a wake-up per wait (4 PEs on 2 cores, Open MPI, reduce + barrier:
- * 5-11 us yielding, 65-77 us sleeping); alone, a yield hands the core to
- * nobody, and the PE sleeps instead. */
-int mpishmem_wait_alone = -1; /* unknown yet; a test sets 1 (progress.h) */
-static int alone_in_session(void)
-{
-    if (mpishmem_wait_alone < 0)
-        mpishmem_wait_alone = getsid(0) == getpid();
-    return mpishmem_wait_alone;
-}
+int mpishmem_wait_force_sleep; /* a test sets 1 (progress.h) */
 
 /* The n-th step of an oversubscribed wait gives the core away.  The
  * wait's start is per thread: a wait's first step (n == 1) sets it;
@@ -246,13 +243,16 @@ static int alone_in_session(void)
 static void give_core_away(unsigned n, const mpishmem_wake_word_t *on)
 {
     static __thread long long since;
+    static __thread int yield_void; /* the wait's first yield came back at once */
     long long t = now_ns();
     if (n == 1)
         since = t;
-    if (on != NULL && t - since >= SLEEP_AFTER_NS && alone_in_session()) {
+    if (on != NULL && (mpishmem_wait_force_sleep || (n > 1 && yield_void))) {
         sleep_on(on);
     } else if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
         sched_yield();
+        if (n == 1 && mpishmem_plan.sched_apart)
+            yield_void = now_ns() - t < VOID_YIELD_NS;
     } else {
         struct timespec nap = {0, 1000};
         nanosleep(&nap, NULL);

@@ -135,9 +135,9 @@ extern unsigned long mpishmem_wait_sleeps[2];
 /* The longest sleep (ns); a test sets it long, so that a lost wake-up
  * shows as timeouts however loaded the machine is. */
 extern long mpishmem_wait_sleep_ns;
-/* Whether waits here may sleep: this PE leads its own session (progress.c
- * says why); -1 until the first oversubscribed wait asks.  A test sets 1. */
-extern int mpishmem_wait_alone;
+/* A test sets 1: every oversubscribed wait on a node-shared word sleeps,
+ * whatever the plan's sched_apart and the yields say (progress.c). */
+extern int mpishmem_wait_force_sleep;
 
 /* The library's waits, by kind. */
 /* One step of a polling loop on a word; *spins counts the wait's steps. */
@@ -229,5 +229,9 @@ int mpishmem_launcher_oversubscribed(void);
  * of their CPU affinity masks, capped by the cgroup CPU quota.  The same
  * on every PE of the node.  Collective over node. */
 int mpishmem_node_cores(MPI_Comm node);
+/* A hash of the scheduling group this process's CPU time is shared in
+ * (its CPU cgroup, else its session's autogroup): sched_yield hands the
+ * core only to tasks of the same group (progress.c). */
+unsigned long long mpishmem_sched_group_key(void);
 
 #endif

@@ -32,11 +32,16 @@ void mpishmem_plan_publish(void)
     mpishmem_plan_t *p = &mpishmem_plan;
     /* auto and shm: dissemination on flags (4 PEs on 2 cores, Open MPI:
      * 1.5-1.6 us against 5.1-5.8 us for its own barrier,
-     * docs/collectives.md); no flags without load/store. */
+     * docs/collectives.md); no flags without load/store.  Where waits
+     * sleep on the flags (yield, sched_apart), the central one: a waiter
+     * sleeps once per barrier, not once per round (4 PEs on 2 cores,
+     * MPICH, docs/performance-waiting.md). */
+    int central = p->barrier == MPISHMEM_BARRIER_CENTRAL ||
+                  (p->barrier != MPISHMEM_BARRIER_DISSEMINATION && p->yield && p->sched_apart);
     if (!p->shm || p->barrier == MPISHMEM_BARRIER_MPI)
         p->barrier = MPISHMEM_BARRIER_MPI;
-    else if (p->barrier != MPISHMEM_BARRIER_CENTRAL)
-        p->barrier = MPISHMEM_BARRIER_DISSEMINATION;
+    else
+        p->barrier = central ? MPISHMEM_BARRIER_CENTRAL : MPISHMEM_BARRIER_DISSEMINATION;
     p->wait_by_request = p->yield && p->rma_needs_target;
     mpishmem_rt.shm_enabled = p->shm;
     mpishmem_rt.yield = p->yield;
@@ -84,6 +89,7 @@ void mpishmem_plan_print(FILE *out)
             "mpishmem: plan: shm = %d\n"
             "mpishmem: plan: waiting = %s\n"
             "mpishmem: plan: wait_by_request = %d\n"
+            "mpishmem: plan: sched_apart = %d\n"
             "mpishmem: plan: ctx_lanes = %d\n"
             "mpishmem: plan: progress_thread = %d\n"
             "mpishmem: plan: amo_am = %d\n"
@@ -91,7 +97,7 @@ void mpishmem_plan_print(FILE *out)
             "mpishmem: plan: barrier = %s\n",
             p->mpi_family == 'm' ? "mpich" : p->mpi_family == 'o' ? "openmpi" : "other",
             p->rma_needs_target, p->shm, p->yield ? "yield" : "spin", p->wait_by_request,
-            p->ctx_lanes, p->progress_thread, p->amo_am, p->win_allocate, mpishmem_barrier_name(p->barrier));
+            p->sched_apart, p->ctx_lanes, p->progress_thread, p->amo_am, p->win_allocate, mpishmem_barrier_name(p->barrier));
     for (int i = 0; i < mpishmem_segments.count; i++)
         segment_line(out, mpishmem_segments.sorted[i]);
 }

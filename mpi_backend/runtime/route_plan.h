@@ -37,6 +37,10 @@ typedef struct mpishmem_plan {
     int shm;              /* load/store to PEs of this node (MPISHMEM_SHM) */
     int yield;            /* waiting: 1 yield the core, 0 spin */
     int wait_by_request;  /* yield and rma_needs_target: waits poll requests */
+    /* Some PEs of this node are in other scheduling groups (sessions'
+     * autogroups, CPU cgroups), where sched_yield cannot hand them the
+     * core: yielding waits on node flags sleep when yields are void. */
+    int sched_apart;
     int ctx_lanes;        /* extra windows per segment for contexts */
     int progress_thread;  /* a thread drives MPI progress (running) */
     int amo_am;           /* AMOs through MPI are requests the owner applies */

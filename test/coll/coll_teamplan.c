@@ -49,8 +49,13 @@ static int setting(void)
     const char *shm = getenv("MPISHMEM_SHM"), *b = getenv("MPISHMEM_BARRIER");
     if ((shm && strcmp(shm, "0") == 0) || (b && strcasecmp(b, "mpi") == 0))
         return MPISHMEM_BARRIER_MPI;
-    return b && strcasecmp(b, "shm-central") == 0 ? MPISHMEM_BARRIER_CENTRAL
-                                                  : MPISHMEM_BARRIER_DISSEMINATION;
+    if (b && strcasecmp(b, "shm-central") == 0)
+        return MPISHMEM_BARRIER_CENTRAL;
+    if (b && strcasecmp(b, "shm-dissemination") == 0)
+        return MPISHMEM_BARRIER_DISSEMINATION;
+    /* auto, shm: central where waits sleep on the flags (route_plan.c) */
+    return mpishmem_plan.yield && mpishmem_plan.sched_apart ? MPISHMEM_BARRIER_CENTRAL
+                                                            : MPISHMEM_BARRIER_DISSEMINATION;
 }
 
 static int all_on_my_node(shmem_team_t t)

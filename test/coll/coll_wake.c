@@ -10,8 +10,9 @@
  * none time out; without it, each sleep lasts until its timeout.  Run with
  * MPISHMEM_YIELD=1.  When the barrier is not on flags (MPISHMEM_SHM=0,
  * two pretend nodes, MPISHMEM_BARRIER=mpi) nobody sleeps, and only that is
- * checked.  The program tells the library that waits may sleep, which it
- * otherwise decides from the PE's session (progress.c).
+ * checked.  The program tells the library that such waits sleep, which it
+ * otherwise decides from the PEs' scheduling groups and its yields
+ * (progress.c).
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -23,16 +24,17 @@
 
 extern unsigned long mpishmem_wait_sleeps[2]; /* woken, timed out (test hook) */
 extern long mpishmem_wait_sleep_ns;           /* the sleep's timeout (test hook) */
-extern int mpishmem_wait_alone;               /* waits may sleep (test hook) */
+extern int mpishmem_wait_force_sleep;         /* waits on flags sleep (test hook) */
 
 #define ROUNDS 100
 
 int main(void)
 {
     static long counts[2], sums[2];
-    /* Waits sleep only in a PE that leads its own session (MPICH's
-     * launcher makes one per PE; Open MPI's does not): say it does. */
-    mpishmem_wait_alone = 1;
+    /* Waits sleep only where yields hand the core to nobody (PEs in
+     * scheduling groups of their own): make them sleep whatever the
+     * machine does. */
+    mpishmem_wait_force_sleep = 1;
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     mpishmem_wait_sleep_ns = 200000000L;

@@ -17,7 +17,7 @@ outcome_begin
 export MPISHMEM_TEST_TIMEOUT=60 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset MPISHMEM_BARRIER MPISHMEM_SHM MPISHMEM_YIELD MPISHMEM_CTX_LANES SHMEM_INFO SMA_INFO \
     MPISHMEM_TEST_NODES
-fields="mpi_family rma_needs_target shm waiting wait_by_request ctx_lanes progress_thread amo_am barrier"
+fields="mpi_family rma_needs_target shm waiting wait_by_request sched_apart ctx_lanes progress_thread amo_am barrier"
 case $MPI_FLAVOR in mpich) target=1 ;; *) target=0 ;; esac
 # run LABEL PROGRAM "VAR=value ..." LINE...: every LINE is in stdout (a
 # LINE "team ..." is an extended regular expression; mpishmem-info prints
@@ -37,7 +37,14 @@ run()
     done
     grep -q "^mpishmem: plan: segment 'symmetric heap': rma = .*, amo = .*, gpu = .*, lanes = " \
         "$tmp/out" || problem="${problem:+$problem; }no route line for the heap"
+    # Where MPISHMEM_BARRIER leaves the flags' algorithm to the plan
+    # (expected lines say shm-auto): central where waits sleep on them,
+    # yielding with PEs in other scheduling groups (route_plan.c).
+    auto=shm-dissemination
+    grep -q -x "mpishmem: plan: waiting = yield" "$tmp/out" &&
+        grep -q -x "mpishmem: plan: sched_apart = 1" "$tmp/out" && auto=shm-central
     for line in "$@"; do
+        line=$(printf '%s\n' "$line" | sed "s/shm-auto/$auto/g")
         case $line in
         team*) grep -q -x -E "mpishmem: plan: $line" "$tmp/out" ;;
         *) grep -q -x -F "mpishmem: plan: $line" "$tmp/out" ;;
@@ -55,8 +62,8 @@ team()
     echo "team '$1': barrier = $2, small collectives = $3, mpi collectives = (blocking|polled), pes = $4"
 }
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1" "rma_needs_target = $target" "shm = 1" \
-    "$(team SHMEM_TEAM_WORLD shm-dissemination "node slots" 2)" \
-    "$(team SHMEM_TEAM_SHARED shm-dissemination "node slots" 2)"
+    "$(team SHMEM_TEAM_WORLD shm-auto "node slots" 2)" \
+    "$(team SHMEM_TEAM_SHARED shm-auto "node slots" 2)"
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_BARRIER=shm-central" "barrier = shm-central" \
     "$(team SHMEM_TEAM_WORLD shm-central "node slots" 2)"
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_BARRIER=MPI" "barrier = mpi" \
@@ -66,9 +73,9 @@ run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_SHM=0 MPISHMEM_BARRIER=shm" "shm
     "$(team SHMEM_TEAM_SHARED "mpi \(MPISHMEM_SHM=0\)" mpi 1)"
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_YIELD=1 MPISHMEM_CTX_LANES=2" "waiting = yield" \
     "ctx_lanes = 2" "wait_by_request = $target" \
-    "team 'SHMEM_TEAM_WORLD': barrier = shm-dissemination, small collectives = node slots, mpi collectives = polled, pes = 2"
+    "team 'SHMEM_TEAM_WORLD': barrier = shm-auto, small collectives = node slots, mpi collectives = polled, pes = 2"
 run "SHMEM_INFO" "$prog" "SHMEM_INFO=1 MPISHMEM_YIELD=0" "waiting = spin" "wait_by_request = 0" \
-    "team 'SHMEM_TEAM_WORLD': barrier = shm-dissemination, small collectives = node slots, mpi collectives = blocking, pes = 2"
+    "team 'SHMEM_TEAM_WORLD': barrier = shm-auto, small collectives = node slots, mpi collectives = blocking, pes = 2"
 run "mpishmem-info" "$info" "MPISHMEM_SHM=0" "shm = 0" "barrier = mpi" \
     "$(team SHMEM_TEAM_WORLD "mpi \(MPISHMEM_SHM=0\)" mpi 2)"
 # Teams made later, at 4 PEs: evens (0, 2), 2D rows (0-1, 2-3), columns
@@ -76,10 +83,10 @@ run "mpishmem-info" "$info" "MPISHMEM_SHM=0" "shm = 0" "barrier = mpi" \
 # span them (world, evens, columns) take MPI's barrier, the rest flags.
 NP=4
 run "split teams" "$teams" "SHMEM_INFO=1" \
-    "$(team "world PEs 0..2 step 2" shm-dissemination "node slots" 2)" \
-    "$(team "world PEs 0..1" shm-dissemination "node slots" 2)" \
-    "$(team "world PEs 2..3" shm-dissemination "node slots" 2)" \
-    "$(team "world PEs 1..3 step 2" shm-dissemination "node slots" 2)"
+    "$(team "world PEs 0..2 step 2" shm-auto "node slots" 2)" \
+    "$(team "world PEs 0..1" shm-auto "node slots" 2)" \
+    "$(team "world PEs 2..3" shm-auto "node slots" 2)" \
+    "$(team "world PEs 1..3 step 2" shm-auto "node slots" 2)"
 run "split teams" "$teams" "SHMEM_INFO=1 MPISHMEM_BARRIER=shm-central" \
     "$(team SHMEM_TEAM_WORLD shm-central "node slots" 4)" \
     "$(team "world PEs 0..2 step 2" shm-central "node slots" 2)" \
@@ -91,11 +98,11 @@ run "split teams" "$teams" "SHMEM_INFO=1 MPISHMEM_BARRIER=mpi" \
 [ "$MPI_FLAVOR" = mpich ] || unshare --uts true 2>/dev/null &&
 run "split teams" "$teams" "SHMEM_INFO=1 MPISHMEM_TEST_NODES=2" \
     "$(team SHMEM_TEAM_WORLD "mpi \(members on several nodes\)" mpi 4)" \
-    "$(team SHMEM_TEAM_SHARED shm-dissemination "node slots" 2)" \
+    "$(team SHMEM_TEAM_SHARED shm-auto "node slots" 2)" \
     "$(team "world PEs 0..2 step 2" "mpi \(members on several nodes\)" mpi 2)" \
     "$(team "world PEs 1..3 step 2" "mpi \(members on several nodes\)" mpi 2)" \
-    "$(team "world PEs 0..1" shm-dissemination "node slots" 2)" \
-    "$(team "world PEs 2..3" shm-dissemination "node slots" 2)"
+    "$(team "world PEs 0..1" shm-auto "node slots" 2)" \
+    "$(team "world PEs 2..3" shm-auto "node slots" 2)"
 NP=2
 # Window memory MPI allocates for what only MPI reaches (MPISHMEM_SHM=0):
 # planned on Open MPI (osc/sm listed, as shmem_init sets), shown for the
