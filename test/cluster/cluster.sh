@@ -161,11 +161,22 @@ EOF
             done <"$st/cgroups"
             # A /tmp of its own, as a real node has (daemons such as Slurm'"'"'s
             # PMIx plugin name their files there by job, not by node), with
-            # the cluster'"'"'s state dir kept at its path in it.
-            mount --bind "$root$st_in" /mnt
+            # the cluster'"'"'s state dir kept at its path in it, and the
+            # source tree and CLUSTER_KEEP (a build directory) when they lie
+            # under /tmp (a shared file system, on a real cluster).
+            keep=$st_in
+            [ -z "$root" ] && keep="$keep $top ${CLUSTER_KEEP:-}"
+            mount --bind "$root/tmp" /mnt
             mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
-            mkdir -p "$root$st_in"
-            mount --move /mnt "$root$st_in"
+            for p in $keep; do
+                case $p in
+                /tmp/?*)
+                    rel=${p#/tmp/}
+                    mkdir -p "$root/tmp/$rel"
+                    mount --bind "/mnt/$rel" "$root/tmp/$rel" ;;
+                esac
+            done
+            umount -l /mnt
             if [ -n "$root" ]; then
                 mount -t proc proc "$root/proc"
                 mount --bind /sys "$root/sys"

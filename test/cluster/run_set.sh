@@ -46,6 +46,10 @@ sel=$(inside python3 -P test/deb13/select.py "$dir" "$names" "") ||
     { echo "run_set.sh: could not list what the tests need"; exit 1; }
 inside nice ninja -C "$dir" $(echo "$sel" | sed -n 1p) >>"$dir.cluster-build.log" 2>&1 ||
     { tail -30 "$dir.cluster-build.log"; echo "run_set.sh: build failed"; exit 1; }
+# The build directory stays visible on the nodes if it lies under /tmp
+# (each node has a /tmp of its own: cluster.sh).
+CLUSTER_KEEP=$(cd "$dir" && pwd)
+export CLUSTER_KEEP
 # shellcheck disable=SC2086
 exec sh "$here/cluster.sh" run 4 sh -c '
     top=$1 dir=$2; shift 2
