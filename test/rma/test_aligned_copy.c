@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <shmem.h>
 
 #define PAGE 4096
@@ -142,6 +143,11 @@ int main(void)
         if (peer < 0) {
             printf("rma_aligned_copy: no node peer mapped (MPISHMEM_SHM=0, 1 PE or one "
                    "PE a node): no load/store path to measure\n");
+        } else if (shmem_team_n_pes(SHMEM_TEAM_SHARED) > sysconf(_SC_NPROCESSORS_ONLN)) {
+            /* The waiting PEs share PE 0's cores: times measure the scheduler
+             * (4 PEs on 2 cores: 94 against 62 ns, 1.52x, in one run). */
+            printf("rma_aligned_copy: more PEs than cores on the node: the data was "
+                   "checked, the times would measure the scheduler\n");
         } else if ((ratio(0, priv, sym, PAGE, peer, 16, 208) > RATIO_MAX) |
                    (ratio(1, priv, sym, 256, peer, 16, 208) > RATIO_MAX)) { /* both shown */
             fprintf(stderr, "rma_aligned_copy: FAILED: a copy 16 bytes past its source "
