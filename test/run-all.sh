@@ -57,7 +57,9 @@ cluster_args()
         # a computing PE across nodes (CLUSTER_SKIP; docs/checks.md).
         openmpi) echo "--suite cluster-core --no-suite examples" ;;
         deb13-mpich) echo "--suite cluster" ;;
-        deb13-openmpi) echo "--suite cluster" ;;
+        # Open MPI 5.0.7: the core set, to keep CI within its hour (its
+        # whole set passed: docs/checks.md); MPICH 4.2.1 runs it all.
+        deb13-openmpi) echo "--suite cluster-core" ;;
     esac
 }
 cluster_set()
