@@ -28,28 +28,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-prog_of() {
-    case $1 in
-    oshmem*)
-        [ -x "$tmp/osh" ] || oshcc -O2 -I"$top/bench" "$top/bench/poll_own.c" -o "$tmp/osh" ||
-            return 1
-        echo "$tmp/osh" ;;
-    *)
-        build=$(printenv "BUILD_$1") || build=$top/build-$1
-        echo "$build/bench/poll_own" ;;
-    esac
-}
-
-launch() {
-    case $1 in
-    oshmem*) set -- "$2" oshrun --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0 -n "$NP" ;;
-    openmpi*) set -- "$2" mpiexec.openmpi --oversubscribe -n "$NP" ;;
-    *) set -- "$2" mpiexec.mpich -n "$NP" ;;
-    esac
-    prog=$1
-    shift
-    timeout 300 "$@" "$prog" 2>/dev/null | grep '^{'
-}
+# shellcheck source=bench/launch_variants.sh
+. "$top/bench/launch_variants.sh"
+prog_of() { variant_prog poll_own "$1"; }
+launch() { variant_launch "$1" "$2" 300; }
 
 for mpi in $MPIS; do
     prog=$(prog_of "$mpi") && [ -x "$prog" ] ||
