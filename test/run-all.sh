@@ -10,6 +10,10 @@ sh test/deps.sh || { echo "test/run-all.sh: could not install dependencies"; exi
 
 passed=0
 failed=0
+# What failed, repeated on the last lines: CI keeps only the tail.
+failures=
+note_failure() { failures="$failures
+  $*"; }
 
 # The Debian 13 root (MPICH 4.2, Open MPI 5) is made in the background
 # while the host's suites run: mostly download and unpacking (about 4 min
@@ -37,6 +41,7 @@ count()
         echo "=== $name: skipped"
     else
         echo "=== $name: FAILED"
+        note_failure "$name"
         failed=$((failed + 1))
     fi
 }
@@ -71,6 +76,10 @@ cluster_set()
     grep -E '^(Ok|Fail|Timeout|Skipped):' "$1.cluster.log" | tr '\n' ' '
     echo "($(( $(date +%s) - t0 )) s)"
     [ $rc -ne 0 ] && [ $rc -ne 77 ] && tail -30 "$1.cluster.log"
+    for t in $(grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR) ' "$1.cluster.log" |
+               sed -n 's|^ *[0-9]*/[0-9]* [^ ]* / \([^ ]*\) .*|\1|p' | sort -u); do
+        note_failure "$1: $t"
+    done
     return $rc
 }
 
@@ -94,6 +103,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     if ! CC="mpicc.$mpi" meson setup "$dir" >"$dir.setup.log" 2>&1 || ! ninja -C "$dir"; then
         cat "$dir.setup.log" 2>/dev/null
         echo "=== $mpi: BUILD FAILED"
+        note_failure "$mpi: build"
         failed=$((failed + 1))
         continue
     fi
@@ -114,6 +124,11 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     [ -z "$ok" ] && { tail -40 "$dir/test.out"; bad=$((bad + 1)); ok=0; }
     echo "=== $mpi: $ok passed, $bad failed"
     [ "$bad" -gt 0 ] && sed -n '/^Summary of Failures/,$p' "$dir/test.out"
+    for t in $(grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$dir/test.out" |
+               sed -n 's|^ *[0-9]*/[0-9]* [^ ]* / \([^ ]*\) .*|\1|p' | sort -u); do
+        note_failure "$mpi: $t"
+    done
+    [ -z "$ok" ] && note_failure "$mpi: meson test printed no summary"
     passed=$((passed + ok))
     failed=$((failed + bad))
 
@@ -140,6 +155,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
            meson install -C "$dir" >>"$dir.setup.log" 2>&1; }; then
         tail -20 "$dir.setup.log"
         echo "=== $mpi: INSTALL FAILED"
+        note_failure "$mpi: install"
         failed=$((failed + 1))
         continue
     fi
@@ -153,7 +169,8 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         echo "=== $mpi: $cov"
         case "$cov" in
             *" "*/*) a=${cov#api coverage: }; a=${a%% *}
-                     [ "${a%/*}" = "${a#*/}" ] && passed=$((passed + 1)) || failed=$((failed + 1)) ;;
+                     if [ "${a%/*}" = "${a#*/}" ]; then passed=$((passed + 1))
+                     else failed=$((failed + 1)); note_failure "$mpi: $cov"; fi ;;
         esac
     fi
 done
@@ -194,9 +211,11 @@ if [ -n "$deb13_pid" ]; then
     else
         tail -20 deb13-root.setup.log
         echo "=== Debian 13 root: FAILED"
+        note_failure "Debian 13 root"
         failed=$((failed + 1))
     fi
 fi
 
+[ -n "$failures" ] && echo "=== what failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
