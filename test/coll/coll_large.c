@@ -11,13 +11,14 @@
  * unsigned long max with the top bit set), on the world, a strided team
  * (start 1, stride 2) and the active sets of all PEs, evens and odds
  * through the deprecated routines; heap buffers, and global data at one
- * size.
+ * size.  Each PE overwrites its source as soon as a call returns, so a PE
+ * returning while a peer still reads its source shows as wrong values.
  *
  * White box: MPI's collectives, and the messages of the library's polled
- * collectives, are interposed and counted while the large calls of teams and sets of 2 PEs or more run on
- * the heap.  Where every member shares this node and
- * the node-shared barrier is allowed, none may be called (the direct path
- * ran); elsewhere they must be.
+ * collectives, are interposed and counted while the large calls of teams
+ * and sets of 2 PEs or more run on the heap.  Where every member shares
+ * this node and the node-shared barrier is allowed, none may be called
+ * (the direct path ran); elsewhere they must be.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -93,6 +94,14 @@ static void fill(long *a, size_t n, int pe)
         a[k] = val(pe, k);
 }
 
+/* Overwrites a source the moment the call returns: a PE that returned
+ * while a peer still read its source would hand that peer these. */
+static void poison(long *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        s[k] = -7;
+}
+
 static void reset_psync(void)
 {
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
@@ -120,6 +129,8 @@ static void fcollect(group_t *g, long *d, long *s, size_t n, int in_place)
         shmem_fcollectmem(g->team, d, s, n * sizeof(long));
     else
         shmem_fcollect64(d, s, n, g->start, g->log_stride, g->size, psync);
+    if (!in_place)
+        poison(s, n);
     for (int i = 0; i < g->size; i++)
         for (size_t k = 0; k < n; k++)
             expect(d[(size_t)i * n + k], val(g->world[i], k), in_place ? "fcollect in place"
@@ -142,6 +153,7 @@ static void collect(group_t *g, long *d, long *s, size_t n, int mixed)
         shmem_collectmem(g->team, d, s, part(mine, n, mixed) * sizeof(long));
     else
         shmem_collect64(d, s, part(mine, n, mixed), g->start, g->log_stride, g->size, psync);
+    poison(s, part(mine, n, mixed));
     size_t at = 0;
     for (int i = 0; i < g->size; i++)
         for (size_t k = 0; k < part(i, n, mixed); k++)
@@ -157,6 +169,7 @@ static void broadcast(group_t *g, long *d, long *s, size_t n, int root)
         shmem_broadcastmem(g->team, d, s, n * sizeof(long), root);
     else
         shmem_broadcast64(d, s, n, root, g->start, g->log_stride, g->size, psync);
+    poison(s, n);
     int legacy_root = g->team == SHMEM_TEAM_INVALID && g->world[root] == me;
     for (size_t k = 0; k < (legacy_root ? 1 : n); k++)
         expect(d[k], legacy_root ? -5 : val(g->world[root], k), "broadcast", n, k);
@@ -199,6 +212,8 @@ static void reduce(group_t *g, long *d, long *s, size_t n, enum red r)
         shmem_ulong_max_reduce(team ? g->team : SHMEM_TEAM_WORLD, ud, us, n);
         break;
     }
+    if (r != LONG_SUM_IN_PLACE)
+        poison(s, n);
     static const char *const name[] = {"long sum", "long sum in place", "double sum",
                                        "unsigned long max"};
     for (size_t k = 0; k < n; k++) {
