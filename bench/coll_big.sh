@@ -16,6 +16,10 @@
 # variant over the rounds with its spread ((max - min) / median) and the
 # ratio ours / OSHMEM.
 #
+# MPI_ROUTE=1 adds ours_mpich_mpi and ours_openmpi_mpi: the same programs
+# with MPISHMEM_BARRIER=mpi, which sends every collective to MPI's (the
+# route large ones took before they copied directly on one node).
+#
 # Knobs: ROUNDS (5), NPS ("2"), BENCH_REPS (5 batches in a launch, the
 # median kept), LAUNCH_TIMEOUT (seconds per launch, 300), NO_BUILD=1.
 #
@@ -36,10 +40,15 @@ NO_INSTALL=1
 bench_python
 raw=$out/raw.csv
 impls="ours_mpich ours_openmpi oshmem"
+[ "${MPI_ROUTE:-}" != 1 ] || impls="$impls ours_mpich_mpi ours_openmpi_mpi"
 
 launch() {
     np=$1
     case $2 in
+    *_mpi) export MPISHMEM_BARRIER=mpi ;;
+    *) unset MPISHMEM_BARRIER ;;
+    esac
+    case ${2%_mpi} in
     ours_mpich) timeout "$LAUNCH_TIMEOUT" mpiexec.mpich -n "$np" "$root/build-mpich/bench/coll_big" ;;
     ours_openmpi) timeout "$LAUNCH_TIMEOUT" mpiexec.openmpi --oversubscribe -n "$np" \
         "$root/build-openmpi/bench/coll_big" ;;
@@ -80,7 +89,8 @@ for r in csv.reader(open(raw)):
     if key not in rows:
         rows.append(key)
     vals[key + (r[2],)].append(float(r[6]))
-impls = ['ours_mpich', 'ours_openmpi', 'oshmem']
+impls = [i for i in ['ours_mpich', 'ours_openmpi', 'oshmem', 'ours_mpich_mpi',
+                     'ours_openmpi_mpi'] if any(k[-1] == i for k in vals)]
 w = summary_writer(out)
 w.writerow(['np', 'form', 'op', 'bytes'] + [i + x for i in impls for x in ('_ns', '_spread')]
            + ['mpich/oshmem', 'openmpi/oshmem'])
