@@ -194,6 +194,7 @@ void mpishmem_active_sets_finalize(void)
             MPISHMEM_MPI(MPI_Comm_free(&s->cc.comm));
             free(s->cc.counts);
             free(s->cc.displs);
+            free(s->cc.world);
             free(s);
         }
     }

@@ -84,11 +84,16 @@ void mpishmem_coll_broadcast(const char *routine, mpishmem_coll_comm_t *c, void 
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, root, bytes);
     mpishmem_node_barrier_t *b;
-    /* c->may_block is the same on every PE of c, so all choose alike. */
-    if ((bytes > BCAST_SLOT_MIN || !c->may_block) && bytes <= MPISHMEM_NODE_SLOT &&
-        (b = mpishmem_coll_node(routine, c)) != NULL) {
-        mpishmem_coll_small_broadcast(b, c, dest, source, bytes, root, root_dest);
-        return;
+    /* c->may_block is the same on every PE of c, so all choose alike.
+     * Above a slot, on one node, the PEs copy straight from the root's
+     * source (coll_large.c) unless some PE's buffers forbid it. */
+    if ((bytes > BCAST_SLOT_MIN || !c->may_block) && (b = mpishmem_coll_node(routine, c)) != NULL) {
+        if (bytes <= MPISHMEM_NODE_SLOT) {
+            mpishmem_coll_small_broadcast(b, c, dest, source, bytes, root, root_dest);
+            return;
+        }
+        if (mpishmem_coll_large_broadcast(b, c, dest, source, bytes, root, root_dest))
+            return;
     }
     mpishmem_coll_stage_t st;
     MPISHMEM_COLL_STAGE(routine, &st, &dest, bytes, &source, bytes, 0);

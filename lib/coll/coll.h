@@ -36,6 +36,7 @@ typedef struct mpishmem_coll_comm {
     MPI_Comm comm;
     int me, n;                  /* rank in comm, size of comm */
     int *counts, *displs;       /* [n]: collect's Allgatherv arguments, made on first use */
+    int *world;                 /* [n]: world PE of each rank, made on first use (coll_large.c) */
     int may_block;              /* the plan's: no PE of comm yields, small calls may block */
     struct mpishmem_team_plan *plan; /* routes decided when the team or set was made */
     int barrier_ready;          /* the plan's barrier carried out (sync.c), at its first barrier */
@@ -47,6 +48,10 @@ typedef struct mpishmem_coll_comm {
  * barrier; the first time, collective over c, it maps the flags the plan
  * names (sync.c). */
 struct mpishmem_node_barrier *mpishmem_coll_node(const char *routine, mpishmem_coll_comm_t *c);
+
+/* Bytes of the record each PE writes into its slot for the large
+ * collectives (coll_large.c). */
+#define MPISHMEM_COLL_RECORD 48
 
 /* ---- small collectives through the node object (coll_small.c) ------------
  * Each is collective over c and assumes its part fits a slot
@@ -74,10 +79,39 @@ void mpishmem_coll_small_broadcast(struct mpishmem_node_barrier *b, mpishmem_col
 /* collect, any size: writes this PE's count (and bytes, if they fit),
  * waits, fills c->counts and c->displs from every PE's slot and returns
  * whether every part fitted; if so, _finish copies them into dest. */
+/* record: MPISHMEM_COLL_RECORD bytes for the large path
+ * (mpishmem_coll_large_mark), written after the count. */
 int mpishmem_coll_small_collect_start(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
-                                      const void *source, size_t bytes, size_t esize);
+                                      const void *record, const void *source, size_t bytes,
+                                      size_t esize);
+/* The bytes of a part that travel in a collect slot, after its count and
+ * record. */
+#define MPISHMEM_COLL_COLLECT_ROOM (MPISHMEM_NODE_SLOT - 8 - MPISHMEM_COLL_RECORD)
 void mpishmem_coll_small_collect_finish(struct mpishmem_node_barrier *b,
                                         mpishmem_coll_comm_t *c, void *dest, size_t esize);
+
+/* ---- large collectives on one node (coll_large.c) --------------------------
+ * Direct copies from the peers' symmetric memory, between barriers of b.
+ * Each is collective over c and returns 1 when done, 0 when some PE's
+ * buffers cannot be read that way (not symmetric, device memory, not
+ * mapped, overlapping): then every PE returns 0 and runs MPI's collective. */
+int mpishmem_coll_large_fcollect(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                 void *dest, const void *source, size_t bytes);
+int mpishmem_coll_large_broadcast(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                  void *dest, const void *source, size_t bytes, int root,
+                                  int root_dest);
+int mpishmem_coll_large_reduce(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                               void *dest, const void *source, int count, size_t esize,
+                               MPI_Datatype dt, MPI_Op op, MPI_Op mpi_op);
+/* collect: each PE's record (_mark), which collect_start writes into its
+ * slot before the counts' barrier, says whether its source and dest can be
+ * read; after the barrier, with c->counts and c->displs set, _collect
+ * copies every part (from the slot, after the record, when it is at most
+ * room bytes) or returns 0. */
+void mpishmem_coll_large_mark(mpishmem_coll_comm_t *c, void *into, const void *dest,
+                              const void *source, size_t bytes);
+int mpishmem_coll_large_collect(struct mpishmem_node_barrier *b, mpishmem_coll_comm_t *c,
+                                void *dest, const void *source, size_t esize, size_t room);
 
 /* ---- MPI datatypes and operations of the C types --------------------------
  * Integers map to the MPI fixed-width type of the same size and signedness

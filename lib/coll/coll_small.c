@@ -161,18 +161,22 @@ void mpishmem_coll_small_broadcast(mpishmem_node_barrier_t *b, mpishmem_coll_com
         copy(dest, mpishmem_node_slot(b, root, 0), bytes);
 }
 
-/* A collect slot: the byte count, then the bytes if they fit.  The
- * caller sets c->displs from c->counts before _finish. */
-#define COLLECT_ROOM (MPISHMEM_NODE_SLOT - sizeof(uint64_t))
+/* A collect slot: the byte count, this PE's record for the large path
+ * (coll_large.c), then the bytes if they fit.  The caller sets c->displs
+ * from c->counts before _finish. */
+#define COLLECT_ROOM MPISHMEM_COLL_COLLECT_ROOM
+#define COLLECT_DATA (sizeof(uint64_t) + MPISHMEM_COLL_RECORD)
 
 int mpishmem_coll_small_collect_start(mpishmem_node_barrier_t *b, mpishmem_coll_comm_t *c,
-                                      const void *source, size_t bytes, size_t esize)
+                                      const void *record, const void *source,
+                                      size_t bytes, size_t esize)
 {
     char *mine = mpishmem_node_slot(b, c->me, 1);
     uint64_t len = bytes;
     memcpy(mine, &len, sizeof len);
+    memcpy(mine + sizeof len, record, MPISHMEM_COLL_RECORD);
     if (bytes <= COLLECT_ROOM)
-        copy(mine + sizeof len, source, bytes);
+        copy(mine + COLLECT_DATA, source, bytes);
     mpishmem_node_barrier_wait(b);
     /* Every PE reads the same counts: all of them finish here, or none. */
     int fits = 1;
@@ -189,5 +193,5 @@ void mpishmem_coll_small_collect_finish(mpishmem_node_barrier_t *b, mpishmem_col
 {
     for (int i = 0; i < c->n; i++)
         copy((char *)dest + (size_t)c->displs[i] * esize,
-             mpishmem_node_slot(b, i, 0) + sizeof(uint64_t), (size_t)c->counts[i] * esize);
+             mpishmem_node_slot(b, i, 0) + COLLECT_DATA, (size_t)c->counts[i] * esize);
 }

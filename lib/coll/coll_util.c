@@ -19,6 +19,7 @@ static void team_state_free(void *p)
     mpishmem_coll_sync_free(c);
     free(c->counts);
     free(c->displs);
+    free(c->world);
     free(c);
 }
 

@@ -104,11 +104,15 @@ void mpishmem_coll_fcollect(const char *routine, mpishmem_coll_comm_t *c, void *
     if (MPISHMEM_TRACE_ON)
         mpishmem_trace_coll(c->comm, -1, bytes);
     mpishmem_coll_stage_t st;
-    mpishmem_node_barrier_t *b;
-    if (bytes <= MPISHMEM_NODE_SLOT && (b = mpishmem_coll_node(routine, c)) != NULL) {
+    /* On one node: through the slots, or copied straight from the peers'
+     * sources (coll_large.c), which may decline: then MPI's collective. */
+    mpishmem_node_barrier_t *b = mpishmem_coll_node(routine, c);
+    if (b != NULL && bytes <= MPISHMEM_NODE_SLOT) {
         mpishmem_coll_small_fcollect(b, c, dest, source, bytes);
         return;
     }
+    if (b != NULL && mpishmem_coll_large_fcollect(b, c, dest, source, bytes))
+        return;
     /* total and c->may_block are the same on every PE: all choose alike.
      * Our own messages copy with the CPU: device memory is staged. */
     int polled = !mpishmem_coll_blocking(c) && total <= POLLED_P2P_MAX;
@@ -143,8 +147,11 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
     /* On one node the counts (and small parts) travel through the slots. */
     mpishmem_node_barrier_t *b = mpishmem_coll_node(routine, c);
     int small = 0;
-    if (b != NULL)
-        small = mpishmem_coll_small_collect_start(b, c, source, bytes, esize);
+    if (b != NULL) {
+        _Alignas(8) char record[MPISHMEM_COLL_RECORD];
+        mpishmem_coll_large_mark(c, record, dest, source, bytes);
+        small = mpishmem_coll_small_collect_start(b, c, record, source, bytes, esize);
+    }
     else if (!mpishmem_coll_blocking(c) && (size_t)c->n * sizeof(int) <= POLLED_P2P_MAX)
         gather_polled(c, c->counts, &count, sizeof(int), NULL, 1, (size_t)c->n * sizeof(int));
     else
@@ -176,6 +183,9 @@ void mpishmem_coll_collect(const char *routine, mpishmem_coll_comm_t *c, void *d
         mpishmem_coll_small_collect_finish(b, c, dest, esize);
         return;
     }
+    if (b != NULL && mpishmem_coll_large_collect(b, c, dest, source, esize,
+                                                 MPISHMEM_COLL_COLLECT_ROOM))
+        return;
     mpishmem_coll_stage_t st;
     int polled = !mpishmem_coll_blocking(c) && total <= POLLED_P2P_MAX;
     MPISHMEM_COLL_STAGE(routine, &st, &dest, total, &source, bytes, polled);

@@ -131,6 +131,10 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     MPI_Op mpi_op = op == MPI_MAX || op == MPI_MIN ? mpishmem_coll_minmax_op(routine, op, dt)
                                                    : op;
     mpishmem_node_barrier_t *b = small_route(routine, c, nreduce, esize);
+    /* Larger operands on one node: combined straight from the peers'
+     * sources (coll_large.c), unless some PE's buffers forbid it. */
+    mpishmem_node_barrier_t *large = b == NULL && nreduce > 0 ? mpishmem_coll_node(routine, c)
+                                                              : NULL;
     /* The same answer on every PE: nreduce, esize and c->may_block are. */
     int polled = b == NULL && nreduce <= POLLED_P2P_MAX / esize && !mpishmem_coll_blocking(c);
     int count = prepare(routine, "nreduce", c, &dest, source, nreduce, esize, &send, &tmp,
@@ -142,6 +146,9 @@ void mpishmem_coll_reduce(const char *routine, mpishmem_coll_comm_t *c, void *de
     if (b != NULL)
         mpishmem_coll_small_reduce(b, c, dest, send, count, bytes, dt, op, mpi_op,
                                    MPISHMEM_SMALL_ALLREDUCE);
+    else if (large != NULL &&
+             mpishmem_coll_large_reduce(large, c, dest, source, count, esize, dt, op, mpi_op))
+        ;
     else if (polled)
         reduce_polled(c, dest, send, count, bytes, dt, op, mpi_op);
     else

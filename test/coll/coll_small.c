@@ -3,9 +3,10 @@
  * its node-shared object (lib/coll/coll_small.c, docs/collectives.md,
  * "Small collectives"), checked in rounds with values that change every
  * round: reductions, both scans, fcollect, collect (every part small, and
- * one part too big for a slot, which sends every PE to MPI's path) and
- * broadcast, at sizes just inside and just outside a slot, on the world
- * team and on a team of every other PE.
+ * one part too big for a slot, which sends every PE past the slots: to the
+ * direct copies of lib/coll/coll_large.c, or MPI's path) and broadcast, at
+ * sizes just inside and just outside a slot, on the world team and on a
+ * team of every other PE.
  *
  * PE 1 is held 2 ms inside every MPI_Reduce_local it calls (interposed
  * below; the library combines complex numbers with it): after the
