@@ -57,9 +57,7 @@ cluster_args()
         # PEs on real nodes; MPICH 4.2.1 runs the whole set.
         mpich) echo "cluster_view-net2x1" ;;
         # Open MPI 4.1.4: no examples (UCX's "Endpoint timeout" lines at
-        # exit land in their output; 05_histogram's AMOs take minutes).
-        # On both Open MPIs the progress thread does not serve RMA aimed at
-        # a computing PE across nodes (CLUSTER_SKIP; docs/checks.md).
+        # exit land in their output).
         openmpi) echo "--suite cluster-core --no-suite examples" ;;
         deb13-mpich) echo "--suite cluster" ;;
         # Open MPI 5.0.7: the core set, to keep CI within its hour (its
@@ -132,11 +130,8 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     passed=$((passed + ok))
     failed=$((failed + bad))
 
-    export CLUSTER_SKIP=
-    [ "$mpi" = openmpi ] && CLUSTER_SKIP=progress_thread-net2x1
     # shellcheck disable=SC2046
     count "cluster set ($mpi)" cluster_set "$dir" $(cluster_args "$mpi")
-    unset CLUSTER_SKIP
     # Slurm across two namespace nodes: sbatch -N2 with mpiexec, srun -N2.
     flags=
     [ "$mpi" = openmpi ] && flags="--oversubscribe --mca btl_base_warn_component_unused 0"
@@ -202,11 +197,9 @@ if [ -n "$deb13_pid" ]; then
             count "Debian 13 $mpi core set" sh test/deb13/enter.sh sh test/deb13/core.sh "$mpi"
             # core.sh configured build-deb13-$mpi; the nodes run in the root.
             export CLUSTER_ROOT="${MPISHMEM_DEB13_ROOT:-/var/cache/mpishmem/trixie-root}"
-            export CLUSTER_SKIP=
-            [ "$mpi" = openmpi ] && CLUSTER_SKIP=progress_thread-net2x1
             # shellcheck disable=SC2046
             count "Debian 13 $mpi cluster set" cluster_set "build-deb13-$mpi" $(cluster_args "deb13-$mpi")
-            unset CLUSTER_ROOT CLUSTER_SKIP
+            unset CLUSTER_ROOT
         done
     else
         tail -20 deb13-root.setup.log
