@@ -96,14 +96,13 @@ static int start_mpi(int requested)
     mpishmem_quirks_before_mpi_init(); /* only MPI that we start ourselves */
     /* A progress thread needs MPI_THREAD_MULTIPLE from MPI; the user's
      * SHMEM level stays `requested`.  Unset, it may run where the node has
-     * a core to spare for it, or, on MPICH, where peers' RMA through MPI
-     * needs this PE inside MPI (init_plan.c decides once MPI runs):
-     * without load/store, or in a job the launcher spread over nodes. */
+     * a core to spare for it, or where peers' RMA through MPI needs this
+     * PE inside MPI (init_plan.c decides once MPI runs): in a job the
+     * launcher spread over nodes, and on MPICH also without load/store. */
     int progress = mpishmem_peek_progress_thread();
     if (progress < 0)
-        progress = mpishmem_progress_thread_may_fit() ||
-                   (mpishmem_plan.mpi_family == 'm' &&
-                    (!mpishmem_peek_shm() || mpishmem_launcher_spans_nodes()));
+        progress = mpishmem_progress_thread_may_fit() || mpishmem_launcher_spans_nodes() ||
+                   (mpishmem_plan.mpi_family == 'm' && !mpishmem_peek_shm());
     int mpi_level = progress ? MPI_THREAD_MULTIPLE : thread_levels_mpi[requested];
     /* A GPU-aware MPI binds to the device current when it starts. */
     mpishmem_devices_before_mpi(mpishmem_peek_gpu_wanted());

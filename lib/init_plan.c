@@ -69,13 +69,13 @@ static void plan_lanes(int over)
 
 /* Whether the library runs a sleeping thread where peers' RMA through
  * MPI needs this PE inside MPI: on MPICH (ch4 serves it by messages, on
- * one node and between nodes).  Not on Open MPI: on one node its osc/sm
- * needs nothing from the target, and between namespace nodes Open MPI
- * 5.0.7 hung in every 2 x 2 test with a sleeping thread (docs/progress.md),
- * so there the thread stays for nodes with a core to spare. */
+ * one node and between nodes), and on every MPI in a job over several
+ * nodes (Open MPI's osc/ucx over TCP needs the target's progress too: a
+ * conveyor between nodes lost its rounds without it).  On one node Open
+ * MPI's osc/sm needs nothing from the target. */
 static int rma_needs_this_pe(void)
 {
-    return mpishmem_plan.mpi_family == 'm';
+    return mpishmem_plan.mpi_family == 'm' || mpishmem_rt.node_size < mpishmem_rt.n_pes;
 }
 
 /* The progress thread (docs/progress.md).  Unset, it runs where other PEs
@@ -116,8 +116,10 @@ static void plan_progress(const mpishmem_settings_t *set, int mpi_provided, int 
 }
 
 /* AMOs as requests (mpi_backend/data_path/amo_am.c) for the heap and global data
- * where they need MPI (other nodes, or MPISHMEM_SHM=0).  Unset, only on an
- * MPI whose atomics cost more than a message exchange (MPICH) and while
+ * where they need MPI (other nodes, or MPISHMEM_SHM=0).  Unset, only where
+ * MPI's atomics cost more than a message exchange (MPICH; and every MPI
+ * between nodes: Open MPI 4.1.4's osc/ucx over TCP took 38-40 us a
+ * fetch_add, requests 12-13 us; bench/cluster_bench.sh) and while
  * every PE has the progress thread, which answers requests while its PE
  * computes or sits in an MPI call of the program's own; without it a
  * program that blocks in MPI while a peer waits for an AMO would hang.
@@ -133,7 +135,8 @@ static void plan_amo_route(const mpishmem_settings_t *set)
     int running = mpishmem_progress_thread_running();
     int thread = running == MPISHMEM_PROGRESS_SPARE_CORE ||
                  (running != MPISHMEM_PROGRESS_OFF && set->progress_thread == 1);
-    int want = set->amo_am >= 0 ? set->amo_am : mpishmem_plan.rma_needs_target && thread;
+    int costly = mpishmem_plan.rma_needs_target || mpishmem_rt.node_size < mpishmem_rt.n_pes;
+    int want = set->amo_am >= 0 ? set->amo_am : costly && thread;
     int mine = want && need, all = 0;
     mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);
     if (!all)

@@ -161,7 +161,7 @@ void mpishmem_report_settings(const mpishmem_settings_t *set)
                "  MPISHMEM_PROGRESS_THREAD  a thread drives MPI progress while the PE "
                "computes; unset: where MPI RMA needs it, or with spare cores [%s, thread %s]\n"
                "  MPISHMEM_AMO_AM       AMOs on memory reached through MPI as requests the "
-               "owner applies; unset: on MPICH with the progress thread [%s, %s]\n"
+               "owner applies; unset: on MPICH or between nodes, with the progress thread [%s, %s]\n"
                "  SMA_SYMMETRIC_SIZE, SMA_DEBUG, SMA_VERSION, SMA_INFO: deprecated names\n",
                set->heap_size, set->heap_size_var, set->debug, set->shm, set->shm_globals,
                mpishmem_rt.yield,

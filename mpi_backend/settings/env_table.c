@@ -51,7 +51,7 @@ const mpishmem_env_var_t mpishmem_env_vars[] = {
      "MPI_THREAD_MULTIPLE, which costs MPICH 1-12% per call: docs/progress.md)"),
     BOOL("MPISHMEM_AMO_AM", "unset", "mpi_backend", ALL,
      "1: AMOs on memory that MPI reaches are requests its owner applies (active messages), "
-     "0: MPI atomics; unset: on MPICH while the progress thread runs on a spare core or as asked (docs/progress.md)"),
+     "0: MPI atomics; unset: on MPICH, and between nodes on any MPI, while the progress thread runs on a spare core or as asked (docs/progress.md)"),
     BOOL("MPISHMEM_WIN_ALLOCATE", "unset", "mpi_backend", ALL,
      "1: memory that only MPI reaches (the heap and global data with MPISHMEM_SHM=0) is "
      "memory MPI allocates (MPI_Win_allocate), mapped at its own address too; 0: never; "
