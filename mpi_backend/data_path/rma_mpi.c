@@ -43,8 +43,8 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
  * Used under SHMEM_THREAD_MULTIPLE, and when PEs outnumber cores, where
  * the wait polls MPI and gives the core away instead of spinning inside
  * MPI while the target waits for one (completion.c, flush_target); one
- * thread with a core keeps Get + flush_local, the faster route measured
- * for issue 10. */
+ * thread with a core keeps Get + flush_local on its node, the faster
+ * route there; to another node this is the faster one (rma_path.h). */
 void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
     mpishmem_note_mpi_activity();

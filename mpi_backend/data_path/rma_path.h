@@ -133,8 +133,11 @@ static inline void mpishmem_mpi_get_route(shmem_ctx_t ctx, mpishmem_segment_t *s
     int rank = mpishmem_segment_rank(s, pe);
     if (blocking) {
         mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
+        /* To another node, too: there a get's own request completes in one
+         * round trip and MPI_Win_flush_local takes two, on both MPIs over
+         * TCP (bench/cluster_bench.sh, docs/performance.md). */
         if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
-                              mpishmem_rt.wait_by_request)) {
+                              mpishmem_rt.wait_by_request || mpishmem_node_rank_of(pe) < 0)) {
             mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
         } else {
             mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
