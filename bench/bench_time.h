@@ -31,6 +31,19 @@ static inline double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Work the compiler cannot drop, for about ns nanoseconds: a PE that
+ * computes (BENCH_WAIT=compute, bench_wait.h; the floor's target,
+ * mpi_route_ops.h). */
+static inline void bench_compute(double ns)
+{
+    static volatile double sink;
+    double t0 = bench_now_ns(), x = sink;
+    while (bench_now_ns() - t0 < ns)
+        for (int i = 0; i < 64; i++)
+            x = x * 0.999999 + 1.0;
+    sink = x;
+}
+
 /* Sample sizes from BENCH_ITERS and BENCH_REPS (when set), kept within
  * [min_iters, ...) and [1, max_reps]. */
 static inline void bench_sample_sizes(int *iters, int *reps, int min_iters, int max_reps)

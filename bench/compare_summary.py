@@ -32,26 +32,9 @@ med = {k: statistics.median(v) for k, v in vals.items()}
 spread = {k: (max(v) - min(v)) / med[k] if len(v) > 1 and med[k] else None
           for k, v in vals.items()}
 
-# The correct raw MPI routes with the same MPI operation as each 8-byte row
-# (mpi_route_ops.h); the floor is the fastest of them.
-ROUTES = {
-    'put8+quiet': ['put+flush'],
-    'get8': ['get+flush', 'get+flush_local', 'rget+wait'],
-    'g8': ['get+flush', 'get+flush_local', 'rget+wait'],
-    'p8': ['put_nbi_rate'], 'put8_rate': ['put_nbi_rate'],
-    'atomic_fetch': ['fop_noop+flush', 'fop_noop+flush_local'],
-    'atomic_set': ['acc_replace_post'],
-    'atomic_swap': ['fop_replace+flush', 'fop_replace+flush_local'],
-    'atomic_compare_swap': ['cas+flush', 'cas+flush_local'],
-}
-for op in ['atomic_fetch_add', 'atomic_fetch_inc']:
-    ROUTES[op] = ['fop_sum+flush', 'fop_sum+flush_local']
-for op in ['atomic_add', 'atomic_inc']:
-    ROUTES[op] = ['acc_sum_post']
-for op in ['atomic_fetch_and', 'atomic_fetch_or', 'atomic_fetch_xor']:
-    ROUTES[op] = ['fop_band+flush', 'fop_band+flush_local']
-for op in ['atomic_and', 'atomic_or', 'atomic_xor']:
-    ROUTES[op] = ['acc_band_post']
+# The raw MPI routes under each 8-byte row (floor_routes.py); the floor
+# is the fastest of them.
+from floor_routes import ROUTES  # noqa: E402
 
 
 def floor(np_, topo, mpi, target, op):

@@ -20,6 +20,9 @@
 
 static MPI_Win route_win;
 static int route_target = 1;
+/* > 0: the target computes this long between its MPI_Test calls (a PE
+ * computing that enters MPI now and then: BENCH_WAIT=compute). */
+static double route_compute_ns;
 static uint64_t route_src = 1, route_res, route_cmp, route_bounce[64];
 
 #define ROUTE_PUT(buf) MPI_Put(buf, 8, MPI_BYTE, route_target, 0, 8, MPI_BYTE, route_win)
@@ -79,6 +82,24 @@ static void route_cas_flush(int n)
 static void route_acc_post(int n) { for (int i = 0; i < n; i++) ROUTE_ACC(MPI_SUM); ROUTE_FLUSH(); }
 static void route_acc_flush(int n) { for (int i = 0; i < n; i++) { ROUTE_ACC(MPI_SUM); ROUTE_FLUSH(); } }
 static void route_fop_post(int n) { for (int i = 0; i < n; i++) ROUTE_FOP(MPI_SUM); ROUTE_FLUSH(); }
+/* Bandwidth: n puts (gets) of route_bw_bytes from (into) route_bw_buf,
+ * one flush, as a loop of shmem_putmem_nbi (getmem_nbi) and a quiet. */
+static size_t route_bw_bytes = 8;
+static char *route_bw_buf;
+static void route_put_bw(int n)
+{
+    for (int i = 0; i < n; i++)
+        MPI_Put(route_bw_buf, (int)route_bw_bytes, MPI_BYTE, route_target, 0, (int)route_bw_bytes,
+                MPI_BYTE, route_win);
+    ROUTE_FLUSH();
+}
+static void route_get_bw(int n)
+{
+    for (int i = 0; i < n; i++)
+        MPI_Get(route_bw_buf, (int)route_bw_bytes, MPI_BYTE, route_target, 0, (int)route_bw_bytes,
+                MPI_BYTE, route_win);
+    ROUTE_FLUSH();
+}
 /* The same with the MPI operation of the bitwise AMOs and of set/swap: an
  * MPI may run them on another path than sums (osc/ucx does). */
 static void route_fop_band_flush(int n) { for (int i = 0; i < n; i++) { ROUTE_FOP(MPI_BAND); ROUTE_FLUSH(); } }
@@ -143,6 +164,8 @@ static inline double mpi_route_measure(void (*fn)(int), int iters, int reps, dou
             if (serve)
                 MPI_Irecv(in, 32, MPI_BYTE, 0, ROUTE_REQ_TAG, MPI_COMM_WORLD, &req);
             while (!done) {
+                if (route_compute_ns > 0)
+                    bench_compute(route_compute_ns);
                 MPI_Test(&q, &done, MPI_STATUS_IGNORE);
                 int got = 0;
                 while (serve && (MPI_Test(&req, &got, MPI_STATUS_IGNORE), got)) {

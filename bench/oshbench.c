@@ -12,11 +12,16 @@
  * where value is the median over BENCH_REPS samples of BENCH_ITERS
  * operations (ns per operation, MB/s or M operations/s).
  *
+ * BENCH_WAIT=poll|compute: the others poll with shmem_test or compute
+ * instead (bench_wait.h); rows where every PE works then run only with
+ * the default.
+ *
  * PE 0 aims at PE n/2 (BENCH_TARGET overrides): with two nodes of n/2 PEs,
  * the other node.  BENCH_SKIP=row,row leaves rows out.  Built with
  * mpishmem (-DBENCH_FLOOR), it ends with the raw MPI floor of every 8-byte
- * row measured in the same launch (floor_create, floor_allocate;
- * BENCH_FLOOR=0 skips it).
+ * and bandwidth row measured in the same launch (floor_create,
+ * floor_allocate), then MPI's own barrier and 8-byte collectives
+ * (floor_coll); BENCH_FLOOR=0 skips them.
  *
  * Run: mpiexec -n 2 ./oshbench    or    oshrun -n 2 ./oshbench
  *
@@ -30,6 +35,7 @@
 #include <time.h>
 #include "bench_time.h"
 #include "bench_shmem.h"
+#include "bench_wait.h"
 #ifdef BENCH_FLOOR
 #include "mpi_route_ops.h"
 #endif
@@ -38,6 +44,8 @@
 #define MAX_REPS 63
 
 static int iters = 20000, reps = 7, me;
+/* What the other PEs do while PE 0 times (BENCH_WAIT, bench_wait.h). */
+static enum bench_wait wait_mode;
 /* The target of PE 0's operations: n_pes / 2 (BENCH_TARGET overrides), so
  * that with -ppn n/2 on two nodes it is on the other node. */
 static int tgt = 1;
@@ -143,10 +151,12 @@ static void op_collect(int n)
 }
 
 /* Median ns per operation.  all: every PE runs fn (collectives, round
- * trips); otherwise PE 0 alone, the others wait in a barrier. */
+ * trips); otherwise PE 0 alone, the others wait as BENCH_WAIT says. */
 static double measure(void (*fn)(int), int n, int all)
 {
     double s[MAX_REPS];
+    if (!all)
+        return bench_wait_measure(fn, n, reps, wait_mode, s);
     return bench_shmem_measure(fn, n, reps, all, s);
 }
 
@@ -168,9 +178,11 @@ static int skipped(const char *op)
     return 0;
 }
 
+/* Rows where every PE works (all) do not depend on BENCH_WAIT: they run
+ * with the default only. */
 static void lat(const char *target, const char *op, void (*fn)(int), int all)
 {
-    if (!skipped(op))
+    if (!skipped(op) && !(all && wait_mode != BENCH_WAIT_BARRIER))
         emit(target, op, measure(fn, iters, all), "ns");
 }
 
@@ -179,13 +191,66 @@ static void lat(const char *target, const char *op, void (*fn)(int), int all)
  * the MPI under the library): every route of mpi_route_ops.h on a window
  * made like ours (MPI_Win_create, the library's hints) and on an
  * MPI_Win_allocate window, PE 0 to the target while the target polls MPI
- * and the others wait in MPI_Barrier.  Rows: floor_create / floor_allocate. */
-static uint64_t floor_mem[512];
+ * (BENCH_WAIT=compute: computes between its polls, as our target does) and
+ * the others wait in MPI_Barrier.  Rows: floor_create / floor_allocate,
+ * then floor_coll: MPI's own barrier and 8-byte collectives. */
+static uint64_t floor_mem[BIG / 8 + 512];
 
-static double measure_mpi(void (*fn)(int))
+static double measure_mpi(void (*fn)(int), int n)
 {
     double s[MAX_REPS];
-    return mpi_route_measure(fn, iters, reps, s);
+    return mpi_route_measure(fn, n, reps, s);
+}
+
+/* put/get bandwidth rows of the same sizes as ours, MB/s. */
+static void floor_bw_rows(const char *kind)
+{
+    const size_t sizes[2] = {4096, BIG};
+    route_bw_buf = src_big;
+    for (int k = 0; k < 2; k++) {
+        char name[32];
+        int n = k ? 20 : iters / 20 + 1;
+        route_bw_bytes = sizes[k];
+        snprintf(name, sizeof name, "put_bw_%zuB", sizes[k]);
+        if (!skipped(name))
+            emit(kind, name, (double)sizes[k] / measure_mpi(route_put_bw, n) * 1e3, "MB/s");
+        snprintf(name, sizeof name, "get_bw_%zuB", sizes[k]);
+        if (!skipped(name))
+            emit(kind, name, (double)sizes[k] / measure_mpi(route_get_bw, n) * 1e3, "MB/s");
+    }
+}
+
+/* MPI's barrier and 8-byte collectives, each + MPI_Barrier as ours. */
+static void mpi_coll(int which, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (which == 1)
+            MPI_Bcast(coll_dst, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+        else if (which == 2)
+            MPI_Allreduce(red_src, red_dst, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        else if (which == 3)
+            MPI_Allgather(coll_src, 1, MPI_INT64_T, coll_dst, 1, MPI_INT64_T, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+}
+
+static void floor_coll_rows(void)
+{
+    static const char *names[4] = {"barrier_all", "broadcast64_8B+barrier",
+                                   "sum_to_all_8B+barrier", "fcollect64_8B+barrier"};
+    for (int w = 0; w < 4; w++) {
+        double s[MAX_REPS];
+        for (int r = 0; r < reps; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            mpi_coll(w, iters / 10 + 1);
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = bench_now_ns();
+            mpi_coll(w, iters);
+            s[r] = (bench_now_ns() - t0) / iters;
+        }
+        if (!skipped(names[w]))
+            emit("floor_coll", names[w], bench_median(s, reps), "ns");
+    }
 }
 
 static void floor_rows(void)
@@ -193,11 +258,13 @@ static void floor_rows(void)
     const char *f = getenv("BENCH_FLOOR");
     if (f && *f == '0')
         return;
+    route_compute_ns = wait_mode == BENCH_WAIT_COMPUTE ? bench_compute_ns : 0;
     MPI_Info info = mpi_route_info(&mpi_route_hint_sets[2]); /* ours+disable_shm_acc */
     for (int a = 0; a < 2; a++) {
         void *base;
+        const char *kind = a ? "floor_allocate" : "floor_create";
         if (a)
-            MPI_Win_allocate(4096, 1, info, MPI_COMM_WORLD, &base, &route_win);
+            MPI_Win_allocate(sizeof floor_mem, 1, info, MPI_COMM_WORLD, &base, &route_win);
         else
             MPI_Win_create(floor_mem, sizeof floor_mem, 1, info, MPI_COMM_WORLD, &route_win);
         route_target = tgt;
@@ -206,13 +273,15 @@ static void floor_rows(void)
             if (strcmp(mpi_routes[i].name, "cas_self+flush_local") == 0 ||
                 strcmp(mpi_routes[i].name, "put_bounce64") == 0 || skipped(mpi_routes[i].name))
                 continue;
-            emit(a ? "floor_allocate" : "floor_create", mpi_routes[i].name,
-                 measure_mpi(mpi_routes[i].fn), "ns");
+            emit(kind, mpi_routes[i].name, measure_mpi(mpi_routes[i].fn, iters), "ns");
         }
+        floor_bw_rows(kind);
         MPI_Win_unlock_all(route_win);
         MPI_Win_free(&route_win);
     }
     MPI_Info_free(&info);
+    if (wait_mode == BENCH_WAIT_BARRIER)
+        floor_coll_rows();
 }
 #endif
 
@@ -247,6 +316,7 @@ int main(void)
         shmem_init();
     }
     me = shmem_my_pe();
+    wait_mode = bench_wait_mode();
     tgt = getenv("BENCH_TARGET") ? atoi(getenv("BENCH_TARGET")) : shmem_n_pes() / 2;
     if (tgt <= 0 || tgt >= shmem_n_pes())
         tgt = 1;
