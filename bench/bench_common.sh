@@ -19,6 +19,9 @@
 # bench_drop IMPL WHY: IMPLS without the variant IMPL, saying WHY.
 # bench_failed NAME WHY: keeps $out/last.out as $out/failed-NAME.out and
 # reports WHY with the output's last lines.
+# bench_outdir DIR HEADER: makes DIR, sets $out to its absolute path and
+# $raw to $out/raw.csv, whose first line is HEADER, and notes the load in
+# $out/load.txt.
 # bench_rounds FN: calls FN 1, FN 2, ... FN $ROUNDS (one interleaved round
 # each), then notes the load in $out/load.txt.
 # bench_report: the load before and after, and where the results are.
@@ -90,6 +93,14 @@ bench_failed() {
     cp "$out/last.out" "$out/failed-$1.out"
     echo "$bench: $2" >&2
     grep -v -e '^-*$' "$out/last.out" | tail -3 >&2
+}
+
+bench_outdir() {
+    mkdir -p "$1"
+    out=$(cd "$1" && pwd)
+    raw=$out/raw.csv
+    echo "$2" >"$raw"
+    echo "before: $(uptime)" >"$out/load.txt"
 }
 
 bench_rounds() {

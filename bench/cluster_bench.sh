@@ -56,11 +56,7 @@ if [ -z "${MPISHMEM_CLUSTER:-}" ]; then
 fi
 
 out=${1:-bench-results-cluster}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-raw=$out/raw.csv
-echo "round,mpi,shape,wait,launch,target,op,value,unit" >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
+bench_outdir "$out" "round,mpi,shape,wait,launch,target,op,value,unit"
 
 # launch ROUND MPI SHAPE WAIT LAUNCH [ENV...]: one launch; its figures go to
 # raw.csv (a launch that fails keeps those it printed, and its log).

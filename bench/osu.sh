@@ -100,11 +100,7 @@ else
     bench_drop oshmem "no OSU_OSHMEM"
 fi
 
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-raw=$out/raw.csv
-echo "variant,test,round,np,topo,key,unit,value,launch_s,status" >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
+bench_outdir "$out" "variant,test,round,np,topo,key,unit,value,launch_s,status"
 # run ROUND TEST TOPO NP IMPL: one launch, its figures into raw.csv.
 run() {
     r=$1 t=$2 topo=$3 np=$4 impl=$5
