@@ -68,7 +68,6 @@ one_round() {
 if [ -z "${SUMMARY_ONLY:-}" ]; then
     for impl in $IMPLS; do build "$impl"; done
     : >"$raw"
-    echo "before: $(uptime)" >"$out/load.txt"
     bench_rounds one_round
 fi
 "$py" "$here/align_sweep.py" "$raw" "$out"

@@ -19,11 +19,12 @@
 # bench_drop IMPL WHY: IMPLS without the variant IMPL, saying WHY.
 # bench_failed NAME WHY: keeps $out/last.out as $out/failed-NAME.out and
 # reports WHY with the output's last lines.
-# bench_outdir DIR HEADER: makes DIR, sets $out to its absolute path and
-# $raw to $out/raw.csv, whose first line is HEADER, and notes the load in
-# $out/load.txt.
-# bench_rounds FN: calls FN 1, FN 2, ... FN $ROUNDS (one interleaved round
-# each), then notes the load in $out/load.txt.
+# bench_build_ours TARGET...: those targets in build-mpich and
+# build-openmpi of this tree (bench_build with each MPI's mpicc).
+# bench_outdir DIR [HEADER]: makes DIR, sets $out to its absolute path and
+# $raw to $out/raw.csv, emptied, or holding the line HEADER.
+# bench_rounds FN: notes the load in $out/load.txt, calls FN 1, FN 2, ...
+# FN $ROUNDS (one interleaved round each), then notes the load again.
 # bench_report: the load before and after, and where the results are.
 # bench_summarize: runs the Python summary on stdin with bench/ on its path
 # (bench_summary.py) and $raw $out as its arguments.
@@ -95,15 +96,20 @@ bench_failed() {
     grep -v -e '^-*$' "$out/last.out" | tail -3 >&2
 }
 
+bench_build_ours() {
+    bench_build "$root/build-mpich" mpicc.mpich "$@"
+    bench_build "$root/build-openmpi" mpicc.openmpi "$@"
+}
+
 bench_outdir() {
     mkdir -p "$1"
     out=$(cd "$1" && pwd)
     raw=$out/raw.csv
-    echo "$2" >"$raw"
-    echo "before: $(uptime)" >"$out/load.txt"
+    if [ $# -ge 2 ]; then echo "$2" >"$raw"; else : >"$raw"; fi
 }
 
 bench_rounds() {
+    echo "before: $(uptime)" >"$out/load.txt"
     round=1
     while [ "$round" -le "$ROUNDS" ]; do
         "$1" "$round"

@@ -32,13 +32,11 @@ ROUNDS=${ROUNDS:-5}
 NPS=${NPS:-2}
 LAUNCH_TIMEOUT=${LAUNCH_TIMEOUT:-300}
 export SHMEM_SYMMETRIC_SIZE=64M OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 bench=coll_big.sh
 NO_INSTALL=1
 . "$here/bench_common.sh"
 bench_python
-raw=$out/raw.csv
+bench_outdir "$out"
 impls="ours_mpich ours_openmpi oshmem"
 [ "${MPI_ROUTE:-}" != 1 ] || impls="$impls ours_mpich_mpi ours_openmpi_mpi"
 
@@ -69,14 +67,9 @@ one_round() {
     done
 }
 
-if [ -z "${NO_BUILD:-}" ]; then
-    bench_build "$root/build-mpich" mpicc.mpich bench/coll_big
-    bench_build "$root/build-openmpi" mpicc.openmpi bench/coll_big
-fi
+[ -n "${NO_BUILD:-}" ] || bench_build_ours bench/coll_big
 bench_compile "$out/oshcc.log" "coll_big with oshcc" \
     oshcc -O2 -o "$out/coll_big_oshmem" "$here/coll_big.c"
-: >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
 bench_rounds one_round
 bench_summarize <<'PY'
 import collections, csv, statistics, sys

@@ -105,7 +105,6 @@ one_ompi="mpiexec.openmpi --oversubscribe --mca btl_base_warn_component_unused 0
 one_osh="oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0 -n $NP"
 
 echo "variant,scaling,round,np,topo,total_s,all2all_s,launch_s,verify" >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
 # run ROUND SCALING TOPO IMPL: one launch, one row of raw.csv.
 run() {
     r=$1 s=$2 topo=$3 impl=$4

@@ -84,7 +84,6 @@ two="mpiexec.mpich -launcher fork -hosts a,b -ppn $((NP / 2)) -n $NP"
 one="mpiexec.mpich -n $NP"
 
 echo "variant,class,round,np,topo,time_s,launch_s,verify" >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
 # run ROUND TOPO IMPL: one launch, one row of raw.csv.
 run() {
     r=$1 topo=$2 impl=$3

@@ -26,13 +26,11 @@ out=${1:-$root/bench-results/small_copies}
 ROUNDS=${ROUNDS:-5}
 LAUNCH_TIMEOUT=${LAUNCH_TIMEOUT:-120}
 export MPISHMEM_SHM=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 bench=small_copies.sh
 NO_INSTALL=1
 . "$here/bench_common.sh"
 bench_python
-raw=$out/raw.csv
+bench_outdir "$out"
 impls="ours_mpich ours_openmpi"
 [ -z "${BASE_MPICH:-}" ] || impls="$impls base_mpich"
 [ -z "${BASE_OPENMPI:-}" ] || impls="$impls base_openmpi"
@@ -61,10 +59,7 @@ one_round() {
     done
 }
 
-bench_build "$root/build-mpich" mpicc.mpich bench/small_copies
-bench_build "$root/build-openmpi" mpicc.openmpi bench/small_copies
-: >"$raw"
-echo "before: $(uptime)" >"$out/load.txt"
+bench_build_ours bench/small_copies
 bench_rounds one_round
 bench_summarize <<'PY'
 import collections, csv, statistics, sys

@@ -103,7 +103,6 @@ round() {
     mpi_routes "$1" multiple
     mpi_routes "$1" funnelled
 }
-echo "before: $(uptime)" >"$out/load.txt"
 bench_rounds round
 
 "$py" - "$raw" "$out/summary.csv" <<'EOF'
