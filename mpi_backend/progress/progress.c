@@ -63,11 +63,19 @@
  * sleeper leaves its core until the very store it waits for; the timeout
  * bounds how long RMA aimed at it waits for its next poll of MPI.  So
  * where PEs of the node are in other groups (plan: sched_apart), the
- * first step of a wait yields and times the yield; a yield back within
- * VOID_YIELD_NS gave the core to nobody, and the wait's later steps sleep.
+ * first VOID_YIELDS steps of a wait yield and time their yields; a yield
+ * back within VOID_YIELD_NS gave the core to nobody, and when all of them
+ * did, the wait's later steps sleep.  One void yield is no proof: it also
+ * comes back at once when the PE sharing the core is itself asleep, so
+ * judging by the first yield alone made every wait sleep once one did.
+ * 4 PEs on 2 cores, MPICH (a session per PE), barrier and sum_to_all +
+ * barrier: 17-25 and 30-34 us judging by 1 yield, 2.7-3.7 and 3.6-4.3 by
+ * 4, 2.3-2.6 and 3.6-4.8 by 32; beside two busy processes 41, 43, 45 and
+ * 60 us for 1, 4, 8 and 32 (there a yield never hands the core over).
  * Numbers: docs/performance-waiting.md. */
 #define SLEEP_NS 100000
 #define VOID_YIELD_NS 1000
+#define VOID_YIELDS 4u
 long mpishmem_wait_sleep_ns = SLEEP_NS; /* a test lengthens it (progress.h) */
 unsigned long mpishmem_wait_sleeps[2];
 
@@ -243,16 +251,19 @@ int mpishmem_wait_force_sleep; /* a test sets 1 (progress.h) */
 static void give_core_away(unsigned n, const mpishmem_wake_word_t *on)
 {
     static __thread long long since;
-    static __thread int yield_void; /* the wait's first yield came back at once */
+    static __thread unsigned void_yields; /* of the wait's first VOID_YIELDS */
     long long t = now_ns();
-    if (n == 1)
+    if (n == 1) {
         since = t;
-    if (on != NULL && (mpishmem_wait_force_sleep || (n > 1 && yield_void))) {
+        void_yields = 0;
+    }
+    if (on != NULL &&
+        (mpishmem_wait_force_sleep || (n > VOID_YIELDS && void_yields == VOID_YIELDS))) {
         sleep_on(on);
     } else if (t - since < YIELD_NS || n % NAP_EVERY != 0) {
         sched_yield();
-        if (n == 1 && mpishmem_plan.sched_apart)
-            yield_void = now_ns() - t < VOID_YIELD_NS;
+        if (n <= VOID_YIELDS && mpishmem_plan.sched_apart)
+            void_yields += now_ns() - t < VOID_YIELD_NS;
     } else {
         struct timespec nap = {0, 1000};
         nanosleep(&nap, NULL);

@@ -85,6 +85,19 @@ static double ratio(int put, char *priv, char *sym, size_t n, int pe, size_t off
     return m_off / m_0;
 }
 
+/* Whether the ratio stays within RATIO_MAX in one of TRIES measurements:
+ * the slow copy shows in every one, a busy machine's noise rarely twice
+ * (one in about 800 runs beside the rest of the suite: 1.32x, then
+ * within the bound). */
+#define TRIES 3
+static int within(int put, char *priv, char *sym, size_t n, int pe)
+{
+    for (int t = 0; t < TRIES; t++)
+        if (ratio(put, priv, sym, n, pe, 16, 208) <= RATIO_MAX)
+            return 1;
+    return 0;
+}
+
 /* Every size and offset pair below lands exactly: the copies chosen by
  * size and by the distance of the buffers modulo 4 KiB (both directions
  * of the vector copy, `rep movsb`, memcpy), bytes just outside untouched. */
@@ -148,10 +161,10 @@ int main(void)
              * (4 PEs on 2 cores: 94 against 62 ns, 1.52x, in one run). */
             printf("rma_aligned_copy: more PEs than cores on the node: the data was "
                    "checked, the times would measure the scheduler\n");
-        } else if ((ratio(0, priv, sym, PAGE, peer, 16, 208) > RATIO_MAX) |
-                   (ratio(1, priv, sym, 256, peer, 16, 208) > RATIO_MAX)) { /* both shown */
+        } else if (!within(0, priv, sym, PAGE, peer) | !within(1, priv, sym, 256, peer)) {
             fprintf(stderr, "rma_aligned_copy: FAILED: a copy 16 bytes past its source "
-                    "modulo 4 KiB costs more than %.1fx the same elsewhere\n", RATIO_MAX);
+                    "modulo 4 KiB costs more than %.1fx the same elsewhere (%d tries)\n",
+                    RATIO_MAX, TRIES);
             failed = 1;
         }
     }
