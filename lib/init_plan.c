@@ -133,9 +133,15 @@ static void plan_amo_route(const mpishmem_settings_t *set)
      * makes, wait less.  One the user asked for (=1) serves them as
      * before. */
     int running = mpishmem_progress_thread_running();
+    int apart = mpishmem_rt.node_size < mpishmem_rt.n_pes;
+    /* Open MPI 4.1.4's osc/ucx between nodes deadlocks in MPI_Accumulate
+     * (4 PEs on 2 nodes incrementing each other's counters: every PE spins
+     * inside ompi_osc_ucx_accumulate, examples/05_histogram), so there any
+     * thread serves requests instead (docs/mpi-quirks.md). */
+    int ompi_apart = mpishmem_plan.mpi_family == 'o' && apart;
     int thread = running == MPISHMEM_PROGRESS_SPARE_CORE ||
-                 (running != MPISHMEM_PROGRESS_OFF && set->progress_thread == 1);
-    int costly = mpishmem_plan.rma_needs_target || mpishmem_rt.node_size < mpishmem_rt.n_pes;
+                 (running != MPISHMEM_PROGRESS_OFF && (set->progress_thread == 1 || ompi_apart));
+    int costly = mpishmem_plan.rma_needs_target || apart;
     int want = set->amo_am >= 0 ? set->amo_am : costly && thread;
     int mine = want && need, all = 0;
     mpishmem_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, mpishmem_rt.world);

@@ -254,7 +254,9 @@ static inline int mpishmem_coll_blocking(const mpishmem_coll_comm_t *c)
 #define MPISHMEM_COLL_RUN(routine, blocking, BLOCKING_CALL, NB_CALL, ...)                  \
     do {                                                                                   \
         if (blocking) {                                                                    \
+            mpishmem_blocking_mpi_enter();                                                 \
             mpishmem_coll_started(routine, #BLOCKING_CALL, BLOCKING_CALL(__VA_ARGS__));    \
+            mpishmem_blocking_mpi_leave();                                                 \
         } else {                                                                           \
             MPI_Request req_;                                                              \
             mpishmem_coll_started(routine, #NB_CALL, NB_CALL(__VA_ARGS__, &req_));         \

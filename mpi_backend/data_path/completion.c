@@ -51,7 +51,9 @@ static void flush_target(const mpishmem_segment_t *s, mpishmem_lane_t *l, int pe
         MPISHMEM_MPI(MPI_Rget(&scratch, 1, MPI_BYTE, rank, 0, 1, MPI_BYTE, l->win, &r));
         mpishmem_wait_request(&r);
     }
+    mpishmem_blocking_mpi_enter();
     MPISHMEM_MPI(MPI_Win_flush(rank, l->win));
+    mpishmem_blocking_mpi_leave();
 }
 
 /* Flush every target on l's dirty stack; the caller holds l's lane lock.

@@ -55,8 +55,11 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
         MPISHMEM_MPI(MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r));
         if (mpishmem_rt.wait_by_request)
             mpishmem_wait_request(&r);
-        else
+        else {
+            mpishmem_blocking_mpi_enter();
             MPISHMEM_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            mpishmem_blocking_mpi_leave();
+        }
         p += c;
         off += c;
         n -= c;

@@ -35,6 +35,7 @@
 #include "error.h"
 #include "gpu_path.h"
 #include "local_copy.h"
+#include "progress.h"
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
@@ -121,8 +122,11 @@ static inline void mpishmem_mpi_put_route(shmem_ctx_t ctx, mpishmem_segment_t *s
                                           const void *src, size_t n, int pe, int blocking)
 {
     mpishmem_mpi_put_bytes(l->win, src, n, rank, off);
-    if (blocking)
+    if (blocking) {
+        mpishmem_blocking_mpi_enter();
         MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
+        mpishmem_blocking_mpi_leave();
+    }
     mpishmem_lane_mark(&ctx->pending, s, l, pe);
 }
 
@@ -141,7 +145,9 @@ static inline void mpishmem_mpi_get_route(shmem_ctx_t ctx, mpishmem_segment_t *s
             mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
         } else {
             mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
+            mpishmem_blocking_mpi_enter();
             MPISHMEM_MPI(MPI_Win_flush_local(rank, l->win));
+            mpishmem_blocking_mpi_leave();
         }
         return;
     }

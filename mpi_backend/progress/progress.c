@@ -89,6 +89,7 @@ unsigned long mpishmem_wait_sleeps[2];
 _Static_assert((SPINS_PER_MPI_POLL & (SPINS_PER_MPI_POLL - 1)) == 0, "a power of two");
 
 unsigned long mpishmem_mpi_activity;
+int mpishmem_mpi_blocked;
 
 int mpishmem_serve_on;
 static void (*serve_hook)(void);

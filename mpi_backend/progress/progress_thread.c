@@ -101,7 +101,7 @@ static void *poll_mpi(void *arg)
         struct timespec nap = {0, nap_ns(active, t - last_active)};
         nanosleep(&nap, NULL);
         unsigned long now = __atomic_load_n(&mpishmem_mpi_activity, __ATOMIC_RELAXED);
-        active = now != seen;
+        active = now != seen || __atomic_load_n(&mpishmem_mpi_blocked, __ATOMIC_RELAXED) > 0;
         seen = now;
         t = now_ns();
         if (active) {
