@@ -20,6 +20,15 @@ if [ "$status" -ne 0 ]; then
     echo "FAIL: $prog on $np PEs: exit status $status"
     exit 1
 fi
+# Open MPI 4.1.4's UCX prints 'Endpoint timeout' lines on standard output
+# when PEs on different nodes leave together (docs/mpi-quirks.md, "Between
+# namespace nodes"): not the program's output, so not compared.
+ucx='^\[[0-9.]*\] \[[^]]*\] .* UCX  (ERROR|WARN) .*Endpoint timeout'
+if grep -Eq "$ucx" "$out"; then
+    echo "note: UCX's Endpoint timeout lines at exit left out of the comparison:"
+    grep -E "$ucx" "$out"
+    grep -Ev "$ucx" "$out" >"$err" && cp "$err" "$out"
+fi
 if ! diff -u "$want" "$out"; then
     echo "FAIL: $prog on $np PEs: output differs from $want (above)"
     exit 1
