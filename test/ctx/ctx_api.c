@@ -177,6 +177,10 @@ START_TEST(batch_session_delivers_everything)
         ck_assert_int_eq(dst[3 * i + 1], -i);
         ck_assert_int_eq(dst[3 * i + 2], left);
     }
+    /* Every PE has checked its dst before the left one writes 77 into it
+     * (without this barrier a PE descheduled before its first check saw
+     * 77: 4 PEs on 2 nodes, Open MPI 5.0.7). */
+    shmem_barrier_all();
     /* The default context may hold a session too. */
     shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
     shmem_long_p(&dst[0], 77, right);
