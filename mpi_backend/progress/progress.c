@@ -283,11 +283,19 @@ void mpishmem_wait_step(unsigned *spins, enum mpishmem_wait_kind kind,
     const struct wait_rule *r = &rules[kind][yield];
     mpishmem_note_mpi_activity();
     /* Every count is a power of two: a mask, not a division, per step. */
-    if (MPISHMEM_UNLIKELY(mpishmem_serving() | r->serve_always) &&
-        (n & (r->serve_every - 1u)) == 0)
-        mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
     unsigned poll = r->poll_every == POLL_YIELD ? YIELD_STEPS_PER_MPI_POLL : r->poll_every;
-    if (poll != 0 && (n & (poll - 1u)) == 0)
+    int poll_now = poll != 0 && (n & (poll - 1u)) == 0;
+    if (MPISHMEM_UNLIKELY(mpishmem_serving() | r->serve_always) &&
+        (n & (r->serve_every - 1u)) == 0) {
+        /* A poll before serving takes in requests that reached the
+         * socket, so they are answered in this step, not the next one: a
+         * PE computing 100 us between tests answered a peer's fetching AMO
+         * in 215 us on Open MPI 5.0.7 between nodes, 111 us so. */
+        if (poll_now)
+            poke_mpi_fully();
+        mpishmem_serve(); /* other PEs' requests: device memory, AMOs */
+    }
+    if (poll_now)
         poke_mpi_fully();
     if (MPISHMEM_UNLIKELY(yield)) {
         if (r->give)
