@@ -8,10 +8,32 @@
 #include "rma_path.h"
 #include "error.h"
 
+/* From this size a put or get may stay inside MPI_Put, MPI_Get or
+ * MPI_Rget for longer than the progress thread's nap (Open MPI's osc/ucx
+ * moves large transfers there), so it is held as a blocking call, as a
+ * flush is: a thread that saw no new activity would probe beside it.
+ * Below it, noting activity is enough and costs no locked instruction. */
+#define LONG_CALL_BYTES ((size_t)64 << 10)
+
+static inline void enter_mpi(size_t n)
+{
+    if (n >= LONG_CALL_BYTES)
+        mpishmem_blocking_mpi_enter();
+    else
+        mpishmem_note_mpi_activity(); /* the progress thread then leaves MPI to us */
+}
+
+static inline void leave_mpi(size_t n)
+{
+    if (n >= LONG_CALL_BYTES)
+        mpishmem_blocking_mpi_leave();
+}
+
 void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size_t off)
 {
-    mpishmem_note_mpi_activity(); /* the progress thread then leaves MPI to us */
+    size_t total = n;
     const char *p = src;
+    enter_mpi(total);
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
         MPISHMEM_MPI(MPI_Put(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win));
@@ -19,12 +41,14 @@ void mpishmem_mpi_put_bytes(MPI_Win win, const void *src, size_t n, int pe, size
         off += c;
         n -= c;
     }
+    leave_mpi(total);
 }
 
 void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off)
 {
-    mpishmem_note_mpi_activity();
+    size_t total = n;
     char *p = dst;
+    enter_mpi(total);
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
         MPISHMEM_MPI(MPI_Get(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win));
@@ -32,6 +56,7 @@ void mpishmem_mpi_get_bytes(MPI_Win win, void *dst, size_t n, int pe, size_t off
         off += c;
         n -= c;
     }
+    leave_mpi(total);
 }
 
 /* A blocking get waits for its own request, not for a local flush of the
@@ -52,7 +77,9 @@ void mpishmem_mpi_get_bytes_wait(MPI_Win win, void *dst, size_t n, int pe, size_
     while (n > 0) {
         size_t c = n < MPISHMEM_MPI_CHUNK ? n : MPISHMEM_MPI_CHUNK;
         MPI_Request r;
+        enter_mpi(c);
         MPISHMEM_MPI(MPI_Rget(p, (int)c, MPI_BYTE, pe, (MPI_Aint)off, (int)c, MPI_BYTE, win, &r));
+        leave_mpi(c);
         if (mpishmem_rt.wait_by_request)
             mpishmem_wait_request(&r);
         else {
