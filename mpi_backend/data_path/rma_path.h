@@ -36,6 +36,7 @@
 #include "gpu_path.h"
 #include "local_copy.h"
 #include "progress.h"
+#include "route_plan.h"
 
 /* MPI counts are int: move larger transfers in chunks of this many bytes. */
 #define MPISHMEM_MPI_CHUNK ((size_t)1 << 30)
@@ -137,11 +138,14 @@ static inline void mpishmem_mpi_get_route(shmem_ctx_t ctx, mpishmem_segment_t *s
     int rank = mpishmem_segment_rank(s, pe);
     if (blocking) {
         mpishmem_segment_flush_pe(&ctx->pending, s, ctx->lane, pe);
-        /* To another node, too: there a get's own request completes in one
-         * round trip and MPI_Win_flush_local takes two, on both MPIs over
-         * TCP (bench/cluster_bench.sh, docs/performance.md). */
+        /* To another node on MPICH, too: there a get's own request
+         * completes in one round trip and MPI_Win_flush_local takes two
+         * over TCP (10 us against 18).  Open MPI's flush_local takes one,
+         * as fast as its request or 1 us faster (4.1.4: 18.2-19.7 us
+         * against 19.1-20.5; bench/cluster_bench.sh). */
         if (MPISHMEM_UNLIKELY(mpishmem_rt.thread_level == SHMEM_THREAD_MULTIPLE ||
-                              mpishmem_rt.wait_by_request || mpishmem_node_rank_of(pe) < 0)) {
+                              mpishmem_rt.wait_by_request ||
+                              (mpishmem_node_rank_of(pe) < 0 && mpishmem_plan.mpi_family != 'o'))) {
             mpishmem_mpi_get_bytes_wait(l->win, dest, n, rank, off);
         } else {
             mpishmem_mpi_get_bytes(l->win, dest, n, rank, off);
