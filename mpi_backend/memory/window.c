@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "window.h"
+#include "lane_close.h"
 #include "mem_alias.h"
 #include "node_shm.h"
 #include "runtime.h"
@@ -127,18 +128,6 @@ static int open_lanes(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
     return MPI_SUCCESS;
 }
 
-static void close_lanes(mpishmem_segment_t *s)
-{
-    for (int k = 0; k < s->n_lanes; k++) {
-        mpishmem_lane_t *l = &s->lanes[k];
-        MPISHMEM_MPI(MPI_Win_unlock_all(l->win));
-        MPISHMEM_MPI(MPI_Win_free(&l->win));
-        mpishmem_dirty_free(&l->dirty);
-    }
-    s->n_lanes = 0;
-    s->win = MPI_WIN_NULL;
-}
-
 /* The segment's windows over comm, its members.
  * A segment that every member maps (s->amo_cpu: loads, stores and CPU
  * atomics reach every member) never takes the MPI path, so its windows are
@@ -156,7 +145,7 @@ static int open_rma_window(mpishmem_segment_t *s, MPI_Comm comm, size_t bytes)
         mpishmem_allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
         if (all)
             return MPI_SUCCESS;
-        close_lanes(s);
+        mpishmem_lanes_close(s, 0);
     }
     int members;
     MPISHMEM_MPI(MPI_Comm_size(comm, &members));
@@ -420,9 +409,7 @@ void mpishmem_window_destroy(mpishmem_segment_t *s)
     /* Global data outlives the window: its own memory again. */
     if (s->mpi_memory && s->map_len == 0 && mpishmem_mem_alias_end() != 0)
         mpishmem_fatal("shmem_finalize", "cannot make the %s private memory again", s->name);
-    if (s->n_lanes > 0 && s->comm != MPI_COMM_NULL)
-        mpishmem_meet_before_blocking(s->comm); /* MPI_Win_free blocks */
-    close_lanes(s);
+    mpishmem_lanes_close(s, s->n_lanes > 0 && s->comm != MPI_COMM_NULL);
     if (s->shm_win != MPI_WIN_NULL)
         MPISHMEM_MPI(MPI_Win_free(&s->shm_win));
     if (s->map_len != 0) {

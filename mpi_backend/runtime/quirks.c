@@ -48,6 +48,7 @@ static const char *applied;
 static unsigned applied_mask;
 
 int mpishmem_quirk_bitwise_by_cas;
+int mpishmem_quirk_settle_window_free;
 
 /* The MPI library's family and version at run time, from its version
  * string (a query allowed before MPI_Init; the MPI may be newer than the
@@ -139,8 +140,18 @@ static int open_mpi_5_bitwise_lost(void)
     return mpi_version_of("Open MPI v", &major, &minor, &ucx) && major == 5;
 }
 
+/* Open MPI 5's osc/rdma frees its active-message state with the window
+ * while fragments of answered operations are still to come back to their
+ * origins (lane_close.c); versions before 5 have no such emulation. */
+static int open_mpi_late_fragments(void)
+{
+    int major, minor, ucx;
+    return mpi_version_of("Open MPI v", &major, &minor, &ucx) && major >= 5;
+}
+
 void mpishmem_quirks_after_mpi_init(int we_started_mpi, int my_pe)
 {
+    mpishmem_quirk_settle_window_free = open_mpi_late_fragments();
     if (open_mpi_5_bitwise_lost()) {
         mpishmem_quirk_bitwise_by_cas = 1;
         applied_mask |= MPISHMEM_QUIRK_BITWISE_BY_CAS;

@@ -33,4 +33,9 @@ unsigned mpishmem_quirks_mask(void);
  * instead of MPI_BAND/BOR/BXOR accumulates (amo_mpi.c). */
 extern int mpishmem_quirk_bitwise_by_cas;
 
+/* Closing a segment's windows waits for every member, then polls MPI until
+ * every fragment other PEs owe this one is back (lane_close.c): Open MPI 5
+ * and later. */
+extern int mpishmem_quirk_settle_window_free;
+
 #endif

@@ -21,7 +21,7 @@ sync_p2p sync_progress sync_deliver_blocked
 coll_team coll_legacy coll_small coll_barrier
 team_basic team_mpi_interop
 ctx_api ctx_isolation ctx_threads
-spaces_api spaces_partial
+spaces_api spaces_partial spaces_free_after_rma
 globals_shm globals_mpifirst globals_fortran
 errors_interop_user_mpi errors_interop_shmem_mpi errors_mpi_rule
 errors_interop_advice errors_wrong_mpi errors_launcher_env errors_exit
