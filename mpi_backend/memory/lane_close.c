@@ -47,6 +47,9 @@ void mpishmem_lanes_close(mpishmem_segment_t *s, int collective)
         MPISHMEM_MPI(MPI_Win_unlock_all(s->lanes[k].win));
     if (settle) {
         mpishmem_barrier_comm(s->comm); /* every member's operations answered */
+        /* The progress thread stays out from here to the frees: a return
+         * it took during MPI_Win_free would meet the same freed state. */
+        mpishmem_blocking_mpi_enter();
         if (mpishmem_rt.node_size > 1)
             take_handbacks();
     }
@@ -55,6 +58,8 @@ void mpishmem_lanes_close(mpishmem_segment_t *s, int collective)
         MPISHMEM_MPI(MPI_Win_free(&l->win));
         mpishmem_dirty_free(&l->dirty);
     }
+    if (settle)
+        mpishmem_blocking_mpi_leave();
     s->n_lanes = 0;
     s->win = MPI_WIN_NULL;
 }
