@@ -27,20 +27,23 @@ fi
 families=setup,query,memory,rma,rma-nbi,ordering,p2p-sync,amo,amo-nbi,signal,lock,team,ctx,session,spaces,collective
 
 # count NAME COMMAND...: run a step, count it as one pass or one failure
-# (exit 77: skipped, counted as neither).
+# (exit 77: skipped, counted as neither); each verdict says how long the
+# step took, so CI's 60 minutes can be accounted for.
 count()
 {
     name=$1
     shift
+    t0=$(date +%s)
     "$@"
     rc=$?
+    took="$(($(date +%s) - t0)) s"
     if [ $rc -eq 0 ]; then
-        echo "=== $name: passed"
+        echo "=== $name: passed ($took)"
         passed=$((passed + 1))
     elif [ $rc -eq 77 ]; then
-        echo "=== $name: skipped"
+        echo "=== $name: skipped ($took)"
     else
-        echo "=== $name: FAILED"
+        echo "=== $name: FAILED ($took)"
         note_failure "$name"
         failed=$((failed + 1))
     fi
@@ -111,7 +114,9 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
     # The net shapes run below, on a cluster (skipped here without one).
     skip="--no-suite cluster"
     [ "$mpi" = "$first_mpi" ] || skip="$skip --no-suite docs"
+    t0=$(date +%s)
     meson test -C "$dir" --print-errorlogs --num-processes 1 $skip >"$dir/test.out" 2>&1
+    took="$(($(date +%s) - t0)) s"
     grep -E '^ *[0-9]+/[0-9]+ ' "$dir/test.out" | grep -vE ' OK +[0-9.]+s$' || true
     ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$dir/test.out")
     bad=0
@@ -120,7 +125,7 @@ for mpi in ${MPISHMEM_MPIS:-mpich openmpi}; do
         bad=$((bad + ${n:-0}))
     done
     [ -z "$ok" ] && { tail -40 "$dir/test.out"; bad=$((bad + 1)); ok=0; }
-    echo "=== $mpi: $ok passed, $bad failed"
+    echo "=== $mpi: $ok passed, $bad failed ($took)"
     [ "$bad" -gt 0 ] && sed -n '/^Summary of Failures/,$p' "$dir/test.out"
     for t in $(grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$dir/test.out" |
                sed -n 's|^ *[0-9]*/[0-9]* [^ ]* / \([^ ]*\) .*|\1|p' | sort -u); do
